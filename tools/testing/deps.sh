@@ -56,6 +56,8 @@ if [ ! -e "$stock/.unpacked" ]; then
 	(cd "$dl" && apt-get download -qq "linux-image-$abi" >&2)
 	dpkg-deb -x "$dl"/linux-image-*.deb "$stock/root"
 	rm -rf "$dl"
+	# The package leaves modules.dep to its postinst; modprobe in the VM needs it.
+	depmod -b "$stock/root" "$abi"
 	touch "$stock/.unpacked"
 fi
 

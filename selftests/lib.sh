@@ -1,0 +1,120 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers for uet selftests. A test sources this file, runs its steps, and
+# exits 0 (pass), 1 (fail) or $KSFT_SKIP. Hosts are network namespaces;
+# everything a test creates is removed on exit.
+
+KSFT_PASS=0
+KSFT_FAIL=1
+KSFT_SKIP=4
+
+# Where the built modules are: the tree itself for the stock kernel, a build
+# directory for the debug kernel (set by tools/testing/check.sh).
+UET_KO_DIR=${UET_KO_DIR:-$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/..}
+UET_KO=$UET_KO_DIR/net/uet/rdma_uet.ko
+UET_SCH_KO=$UET_KO_DIR/net/sched/sch_uet.ko
+
+_uet_netns=()
+_uet_cleanups=()
+
+log() { printf '%s\n' "$*" | sed 's/^/# /'; }
+
+fail() {
+	echo "# FAIL: $*"
+	exit "$KSFT_FAIL"
+}
+
+skip() {
+	echo "# SKIP: $*"
+	exit "$KSFT_SKIP"
+}
+
+# Run a step; a failing step fails the test with its output shown.
+step() {
+	local desc=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		log "ok: $desc"
+	else
+		[ -z "$out" ] || printf '%s\n' "$out" | sed 's/^/#   /'
+		fail "$desc"
+	fi
+}
+
+# The step must fail (a refused command); its message is shown.
+step_fails() {
+	local desc=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		[ -z "$out" ] || printf '%s\n' "$out" | sed 's/^/#   /'
+		fail "$desc (unexpectedly succeeded)"
+	fi
+	log "ok: $desc: $(printf '%s' "$out" | head -n1)"
+}
+
+# wait_for SECONDS CMD...: poll CMD every 50 ms until it succeeds.
+wait_for() {
+	local deadline=$((SECONDS + $1))
+	shift
+	until "$@" >/dev/null 2>&1; do
+		[ "$SECONDS" -lt "$deadline" ] || return 1
+		sleep 0.05
+	done
+}
+
+# on_exit CMD: run CMD (a string) at exit, last registered first.
+on_exit() { _uet_cleanups=("$1" "${_uet_cleanups[@]}"); }
+
+_uet_cleanup() {
+	local c ns
+	for c in "${_uet_cleanups[@]}"; do eval "$c" >/dev/null 2>&1; done
+	for ns in "${_uet_netns[@]}"; do ip netns del "$ns" 2>/dev/null; done
+}
+trap _uet_cleanup EXIT
+
+# ns_add NAME...: fresh namespaces with lo up (perftest's TCP handshake needs it).
+ns_add() {
+	local ns
+	for ns in "$@"; do
+		ip netns add "$ns" || fail "ip netns add $ns"
+		_uet_netns+=("$ns")
+		ip -n "$ns" link set lo up
+	done
+}
+
+in_ns() {
+	local ns=$1
+	shift
+	ip netns exec "$ns" "$@"
+}
+
+# veth_link NS1 IF1 ADDR1/LEN NS2 IF2 ADDR2/LEN: a cable between two hosts.
+veth_link() {
+	ip link add "$2" netns "$1" type veth peer name "$5" netns "$4" || return 1
+	ip -n "$1" addr add "$3" dev "$2" && ip -n "$1" link set "$2" up &&
+		ip -n "$4" addr add "$6" dev "$5" && ip -n "$4" link set "$5" up
+}
+
+uet_load() {
+	modprobe ib_core && modprobe ib_uverbs || fail "cannot load the RDMA core"
+	if ! grep -q '^rdma_uet ' /proc/modules; then
+		insmod "$UET_KO" || fail "insmod $UET_KO"
+	fi
+	on_exit "rmmod rdma_uet"
+}
+
+sch_uet_load() {
+	grep -q '^sch_uet ' /proc/modules || insmod "$UET_SCH_KO" || fail "insmod $UET_SCH_KO"
+	on_exit "rmmod sch_uet"
+}
+
+# Port state of an RDMA device as ibv_devinfo reports it (PORT_ACTIVE, PORT_DOWN).
+ibdev_port_state() {
+	ibv_devinfo -d "$1" | sed -n 's/^[[:space:]]*state:[[:space:]]*\([A-Z_]*\).*/\1/p'
+}
+
+ibdev_exists() { [ -e "/sys/class/infiniband/$1" ]; }
+
+# The helpers above run inside "bash -c" steps too.
+export -f in_ns ibdev_port_state ibdev_exists

@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run selftests (all *.sh here but lib.sh and run.sh, or those named) and
+# print TAP. A test also fails if the kernel logged a splat while it ran
+# (BUG, WARNING, KASAN, lockdep, ...). With -k, a kmemleak scan after the
+# last test counts as one more test. Ends with "N passed, N failed, N skipped";
+# -o FILE also writes that line to FILE.
+set -u
+dir=$(dirname "$(readlink -f "$0")")
+kmemleak= out=
+while getopts ko: opt; do
+	case $opt in
+	k) kmemleak=1 ;;
+	o) out=$OPTARG ;;
+	*) exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+
+if [ $# -gt 0 ]; then
+	tests=("$@")
+else
+	tests=()
+	for t in "$dir"/*.sh; do
+		case ${t##*/} in lib.sh | run.sh) ;; *) tests+=("${t##*/}") ;; esac
+	done
+fi
+
+splat='BUG:|WARNING:|KASAN|UBSAN|Oops|general protection|possible circular locking|possible recursive locking|inconsistent lock state|lock held when returning|suspicious RCU|sleeping function called|refcount_t:|list_(add|del) corruption|stack-protector|Kernel panic'
+
+kleak=/sys/kernel/debug/kmemleak
+[ -z "$kmemleak" ] || [ -w "$kleak" ] || { echo "# no kmemleak in this kernel"; kmemleak=; }
+[ -z "$kmemleak" ] || echo clear >"$kleak"
+
+total=$((${#tests[@]} + ${kmemleak:-0}))
+pass=0 failed=0 skipped=0 n=0
+echo "TAP version 13"
+echo "1..$total"
+
+result() {
+	n=$((n + 1))
+	case $1 in
+	0) pass=$((pass + 1)); echo "ok $n $2" ;;
+	4) skipped=$((skipped + 1)); echo "ok $n $2 # SKIP" ;;
+	*) failed=$((failed + 1)); echo "not ok $n $2" ;;
+	esac
+}
+
+for t in "${tests[@]}"; do
+	name=${t%.sh}
+	echo "# --- $name"
+	dmesg -C
+	start=$SECONDS
+	bash "$dir/$t" 2>&1
+	rc=$?
+	echo "# $name: $((SECONDS - start)) s"
+	if dmesg | grep -Eq "$splat"; then
+		echo "# kernel splat during $name:"
+		dmesg | sed 's/^/#   /'
+		rc=1
+	fi
+	result "$rc" "$name"
+done
+
+if [ -n "$kmemleak" ]; then
+	echo "# --- kmemleak"
+	# Objects younger than 5 s are never reported: let the last frees age.
+	sleep 6
+	echo scan >"$kleak"
+	echo scan >"$kleak"
+	if [ -s "$kleak" ]; then
+		sed 's/^/#   /' "$kleak"
+		result 1 kmemleak
+	else
+		result 0 kmemleak
+	fi
+fi
+
+line="$pass passed, $failed failed, $skipped skipped"
+echo "$line"
+[ -z "$out" ] || echo "$line" >"$out"
+[ "$failed" -eq 0 ]

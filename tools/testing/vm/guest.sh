@@ -1,0 +1,34 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs as root in the VM, chrooted into the read-only host root. Makes the
+# writable places tools expect, runs the command from /mnt/env, leaves its
+# exit status in /mnt/rc and powers off whatever happens.
+poweroff_now() {
+	sync
+	echo o >/proc/sysrq-trigger
+	sleep 30
+}
+trap poweroff_now EXIT
+
+# shellcheck source=/dev/null
+. /mnt/env
+
+mount -t tmpfs tmp /tmp
+mount -t tmpfs run /run
+mount -t tmpfs varlib /var/tmp
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts
+mount -t tmpfs shm /dev/shm
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+# Modules of the booted kernel, not the host's (autoload needs them).
+mount --bind "$UET_VM_MODDIR" /lib/modules
+ip link set lo up
+hostname uet-vm
+export HOME=/tmp PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export UET_VM=1 UET_VM_KERNEL
+
+cd "$UET_VM_CWD" || exit 1
+bash -c "$UET_VM_CMD"
+echo $? >/mnt/rc
