@@ -60,8 +60,7 @@ static void __exit uet_exit(void)
 {
 	rdma_link_unregister(&uet_link_ops);
 	unregister_netdevice_notifier(&uet_netdev_nb);
-	/*
-	 * Every device with the rxe driver id is ours: rxe_guard.c keeps
+	/* Every device with the rxe driver id is ours: rxe_guard.c keeps
 	 * rdma_rxe out while we are loaded.
 	 */
 	ib_unregister_driver(RDMA_DRIVER_RXE);

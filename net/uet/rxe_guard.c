@@ -47,8 +47,7 @@ int uet_rxe_guard_init(void)
 {
 	int err;
 
-	/*
-	 * Veto first, then look. An rxe load that passed its COMING notifiers
+	/* Veto first, then look. An rxe load that passed its COMING notifiers
 	 * but has not yet created its sysfs entry slips through; that window
 	 * is a few instructions of load_module() wide.
 	 */

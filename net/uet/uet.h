@@ -19,8 +19,7 @@ struct uet_dev {
 	/* Bound netdev; held from newlink until dealloc_driver. Immutable. */
 	struct net_device *ndev;
 	netdevice_tracker ndev_tracker;
-	/*
-	 * Last port state reported through ib_dispatch_event(); written only
+	/* Last port state reported through ib_dispatch_event(); written only
 	 * from the netdev notifier, which runs under RTNL.
 	 */
 	enum ib_port_state port_state;

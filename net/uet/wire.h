@@ -62,8 +62,7 @@ struct uet_pds_req {
 int uet_pds_req_pack(const struct uet_pds_req *req, void *buf, size_t len);
 int uet_pds_req_parse(const void *buf, size_t len, struct uet_pds_req *req);
 
-/*
- * Worst-case bytes in front of the payload: IPv6 (40) + UDP (8) + PDS
+/* Worst-case bytes in front of the payload: IPv6 (40) + UDP (8) + PDS
  * request (12) + the verbs header, for which 48 bytes are reserved.
  */
 #define UET_VERBS_HDR_MAX	48

@@ -6,8 +6,7 @@
 # exit status in /mnt/rc and powers off whatever happens.
 poweroff_now() {
 	sync
-	echo o >/proc/sysrq-trigger
-	sleep 30
+	busybox poweroff -f
 }
 trap poweroff_now EXIT
 

@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check: the selftests on the stock kernel, then KUnit, the selftests
+# and a kmemleak scan on the debug kernel (KASAN, lockdep, kmemleak). The
+# stock modules are already built (make all). Ends with one line:
+# "N passed, N failed, N skipped".
+set -uo pipefail
+
+top=$(readlink -f "$(dirname "$0")/../..")
+cache=${UET_CACHE:-$HOME/.cache/uet}
+vm=$top/tools/testing/vm
+cd "$top" || exit 1
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+passed=0 failed=0 skipped=0
+
+# add_summary NAME FILE: fold one VM's "N passed, N failed, N skipped" into the total.
+add_summary() {
+	local p f s
+	if ! read -r p _ f _ s _ <"$2" 2>/dev/null; then
+		echo "check: the $1 run produced no summary"
+		failed=$((failed + 1))
+		return
+	fi
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+}
+
+t0=$(date +%s)
+echo "== selftests on the stock kernel"
+"$vm/run" -k stock -t 1200 -s "$scratch" -- selftests/run.sh -o /mnt/stock.sum
+add_summary stock "$scratch/stock.sum"
+t1=$(date +%s)
+
+echo "== debug kernel"
+if dbg=$("$vm/debug-kernel.sh"); then
+	# Our modules for the debug kernel are built in a copy of the tree, so
+	# the stock build in the tree stays as it is.
+	build=$cache/build/debug
+	mkdir -p "$build"
+	rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
+		--exclude='*.mod*' --exclude=modules.order --exclude=Module.symvers \
+		Kbuild net include "$build/"
+	if make -s -C "$dbg/build" M="$build" W=1 CONFIG_RDMA_UET=m CONFIG_NET_SCH_UET=m \
+		-j"$(nproc)" modules; then
+		t2=$(date +%s)
+		echo "== KUnit and selftests on the debug kernel"
+		"$vm/run" -k debug -m 3072 -t 2400 -s "$scratch" -- \
+			env UET_KO_DIR="$build" selftests/run.sh -k -o /mnt/debug.sum
+		add_summary debug "$scratch/debug.sum"
+	else
+		echo "check: building the modules against the debug kernel failed"
+		failed=$((failed + 1))
+	fi
+else
+	echo "check: the debug kernel did not build"
+	failed=$((failed + 1))
+fi
+t3=$(date +%s)
+echo "== times: stock run $((t1 - t0)) s, debug kernel + modules $((${t2:-$t3} - t1)) s, debug run $((t3 - ${t2:-$t3})) s"
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
