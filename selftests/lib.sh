@@ -30,12 +30,14 @@ skip() {
 	exit "$KSFT_SKIP"
 }
 
-# Run a step; a failing step fails the test with its output shown.
+# Run a step; a failing step fails the test with its output shown. A
+# passing step shows only its lines that start with "#" (its measurements).
 step() {
 	local desc=$1 out
 	shift
 	if out=$("$@" 2>&1); then
 		log "ok: $desc"
+		printf '%s\n' "$out" | sed -n 's/^# /#   /p'
 	else
 		[ -z "$out" ] || printf '%s\n' "$out" | sed 's/^/#   /'
 		fail "$desc"
@@ -118,3 +120,17 @@ ibdev_exists() { [ -e "/sys/class/infiniband/$1" ]; }
 
 # The helpers above run inside "bash -c" steps too.
 export -f in_ns ibdev_port_state ibdev_exists
+
+# The tc plugin for the uet qdisc, straight from the tree.
+export TC_LIB_DIR=${TC_LIB_DIR:-$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../tools/tc}
+UET_UDP=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/udp.py
+
+# qdisc_stat NS DEV KEY: a field of the uet qdisc's "tc -s -j" object.
+qdisc_stat() {
+	in_ns "$1" tc -s -j qdisc show dev "$2" | python3 -c '
+import json, sys
+print([q for q in json.load(sys.stdin) if q["kind"] == "uet"][0][sys.argv[1]])' "$3"
+}
+
+qdisc_idle() { in_ns "$1" tc -s qdisc show dev "$2" | grep -q "backlog 0b 0p"; }
+export -f qdisc_stat qdisc_idle

@@ -471,6 +471,12 @@ static int uet_change(struct Qdisc *sch, struct nlattr *opt,
 		return err;
 
 	sch_tree_lock(sch);
+	/* A new line rate applies from now: forget the old schedule. */
+	if (cfg.rate != q->cfg.rate) {
+		q->t_next = 0;
+		if (sch->q.qlen)
+			qdisc_watchdog_schedule_range_ns(&q->watchdog, ktime_get_ns(), 0);
+	}
 	q->cfg = cfg;
 	q->st.peak_backlog = sch->qstats.backlog;
 	sch_tree_unlock(sch);
