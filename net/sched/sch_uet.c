@@ -294,8 +294,12 @@ static int uet_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	u32 len = qdisc_pkt_len(skb);
 
 	if (band == UET_BAND_DATA && q->backlog[band] + len > cfg->limit) {
-		if (!cfg->trim || !uet_trim(skb, cfg)) {
+		if (!cfg->trim) {
 			q->st.drop_limit++;
+			return qdisc_drop(skb, sch, to_free);
+		}
+		if (!uet_trim(skb, cfg)) {
+			q->st.drop_notrim++;
 			return qdisc_drop(skb, sch, to_free);
 		}
 		q->st.trimmed++;
@@ -386,6 +390,11 @@ static void uet_reset(struct Qdisc *sch)
 	qdisc_watchdog_cancel(&q->watchdog);
 }
 
+static struct netlink_range_validation uet_trim_size_range = {
+	.min = UET_MIN_TRIM_SIZE,
+	.max = U16_MAX,
+};
+
 static const struct nla_policy uet_policy[TCA_UET_MAX + 1] = {
 	[TCA_UET_RATE]		= { .type = NLA_U64 },
 	[TCA_UET_LIMIT]		= NLA_POLICY_MIN(NLA_U32, 1),
@@ -394,7 +403,7 @@ static const struct nla_policy uet_policy[TCA_UET_MAX + 1] = {
 	[TCA_UET_PMAX]		= NLA_POLICY_MAX(NLA_U32, 100),
 	[TCA_UET_ECN_MODE]	= NLA_POLICY_MAX(NLA_U8, TC_UET_ECN_ENQUEUE),
 	[TCA_UET_TRIM]		= NLA_POLICY_MAX(NLA_U8, 1),
-	[TCA_UET_TRIM_SIZE]	= NLA_POLICY_RANGE(NLA_U32, UET_MIN_TRIM_SIZE, 65535),
+	[TCA_UET_TRIM_SIZE]	= NLA_POLICY_FULL_RANGE(NLA_U32, &uet_trim_size_range),
 	[TCA_UET_TRIM_DSCP]	= NLA_POLICY_MAX(NLA_U8, 63),
 	[TCA_UET_PRIO_DSCP]	= { .type = NLA_U64 },
 };

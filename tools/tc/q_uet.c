@@ -305,6 +305,7 @@ static int uet_print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xstat
 	U64(trimmed, " trimmed %llu");
 	print_nl();
 	U64(drop_limit, "  dropped: limit %llu");
+	U64(drop_notrim, " not_trimmable %llu");
 	U64(drop_trim, " trim_band %llu");
 	U64(drop_prio, " prio_band %llu");
 	print_nl();

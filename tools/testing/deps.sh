@@ -30,7 +30,7 @@ pkgs=(
 	cpio xz-utils zstd kmod busybox-static qemu-system-x86
 	"linux-headers-$abi" linux-source-6.1
 	iproute2 rdma-core ibverbs-utils ibverbs-providers libibverbs-dev
-	perftest rdmacm-utils iperf3 python3-scapy libmnl-dev pkg-config iputils-ping
+	perftest rdmacm-utils iperf3 python3-scapy libmnl-dev pkg-config iputils-ping ethtool
 	python3-yaml python3-jsonschema
 )
 

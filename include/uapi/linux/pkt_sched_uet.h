@@ -46,7 +46,8 @@ struct tc_uet_xstats {
 	__u64 dequeued;		/* packets sent, all bands */
 	__u64 ecn_marked;	/* data packets marked CE */
 	__u64 trimmed;		/* data packets cut and moved to the trim band */
-	__u64 drop_limit;	/* data band full and the packet not trimmable */
+	__u64 drop_limit;	/* data band full, trimming off */
+	__u64 drop_notrim;	/* data band full, packet not trimmable (not UDP) */
 	__u64 drop_trim;	/* trim band full */
 	__u64 drop_prio;	/* priority band full */
 	__u64 peak_backlog;	/* bytes, all bands; reset by a change */
