@@ -1,13 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The KUnit suites built into rdma_uet.ko (when the kernel has KUnit) run
-# as the module loads; collect every case's verdict from debugfs.
+# The KUnit suites built into rdma_uet.ko and sch_uet.ko (when the kernel
+# has KUnit) run as the modules load; collect every case's verdict from
+# debugfs.
 . "$(dirname "$0")/lib.sh"
 
 [ -d /sys/kernel/debug/kunit ] || skip "kernel without KUnit debugfs"
-grep -q '^rdma_uet ' /proc/modules && fail "rdma_uet is already loaded"
+grep -Eq '^(rdma_uet|sch_uet) ' /proc/modules && fail "a uet module is already loaded"
 uet_load
+sch_uet_load
 
 suites=$(cd /sys/kernel/debug/kunit && ls -d uet_* 2>/dev/null)
 [ -n "$suites" ] || fail "no uet KUnit suite ran"

@@ -134,3 +134,8 @@ print([q for q in json.load(sys.stdin) if q["kind"] == "uet"][0][sys.argv[1]])' 
 
 qdisc_idle() { in_ns "$1" tc -s qdisc show dev "$2" | grep -q "backlog 0b 0p"; }
 export -f qdisc_stat qdisc_idle
+
+# Throughput means nothing under KASAN and lockdep: measure it on stock only.
+require_stock_kernel() {
+	[ "${UET_VM_KERNEL:-stock}" = stock ] || skip "throughput is measured on the stock kernel only"
+}
