@@ -63,7 +63,7 @@ refused() {
 }
 refused "kmin above kmax" kmin 90kb
 refused "kmax above limit" kmax 200kb
-refused "limit below kmax" limit 50kb
+refused "limit too small for kmin" limit 1kb
 refused "time threshold without a rate" rate 0
 refused "share above 100%" kmin 101%
 refused "pmax above 100" pmax 101

@@ -33,8 +33,7 @@ enum uet_band {
 	UET_BANDS,
 };
 
-/*
- * Defaults: ECN ramp from 20 % to 80 % of the buffer with the buffer at
+/* Defaults: ECN ramp from 20 % to 80 % of the buffer with the buffer at
  * one plane BDP (UE spec 1.0 §3.6.17 via facts.md §3.5); trim size 128
  * bytes (SAI packet trimming proposal's default), enough for IPv6 + UDP +
  * PDS + verbs headers; DSCPs those of rdma_uet (Documentation/uet/sch_uet.rst).
@@ -49,8 +48,7 @@ enum uet_band {
 #define UET_MIN_TRIM_SIZE	(sizeof(struct iphdr) + sizeof(struct udphdr))
 /* The trim band holds this fraction of the data band's limit. */
 #define UET_TRIM_LIMIT_SHIFT	2
-/*
- * The shaper may catch up this far behind schedule, absorbing late timers;
+/* The shaper may catch up this far behind schedule, absorbing late timers;
  * beyond it the port counts the lost time as lateness.
  */
 #define UET_MAX_LAG_NS		(2 * NSEC_PER_MSEC)
@@ -124,8 +122,7 @@ static int uet_thresh_bytes(const struct tc_uet_thresh *t, u32 limit, u64 rate,
 	return 0;
 }
 
-/*
- * Marking probability for a data band backlog, as a fraction of 2^32:
+/* Marking probability for a data band backlog, as a fraction of 2^32:
  * 0 up to kmin, a linear ramp to pmax % at kmax, then always.
  */
 static u64 uet_ecn_prob(u32 backlog, u32 kmin, u32 kmax, u32 pmax)
@@ -145,8 +142,7 @@ static bool uet_ecn_decide(u32 backlog, const struct uet_sched_cfg *cfg, u32 rnd
 	return rnd < uet_ecn_prob(backlog, cfg->kmin, cfg->kmax, cfg->pmax);
 }
 
-/*
- * Length of an IP packet of @ip_len bytes trimmed to @trim_size, never
+/* Length of an IP packet of @ip_len bytes trimmed to @trim_size, never
  * cutting into its first @hdr_len bytes (IP and UDP headers).
  */
 static u32 uet_trim_len(u32 ip_len, u32 hdr_len, u32 trim_size)
@@ -208,8 +204,7 @@ static void uet_trim_fix_udp(struct sk_buff *skb, struct udphdr *uh, u32 udp_len
 		uh->check = CSUM_MANGLED_0;
 }
 
-/*
- * Cut a UDP packet to trim_size bytes of IP packet and give it the trimmed
+/* Cut a UDP packet to trim_size bytes of IP packet and give it the trimmed
  * DSCP. Returns false, leaving the packet unchanged, if it cannot be
  * trimmed (not UDP directly over IP, a fragment, GSO, malformed).
  */

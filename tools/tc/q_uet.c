@@ -29,7 +29,7 @@ static void explain(void)
 		" THR := SIZE | PERCENT%% (of limit) | TIME (at line rate, needs rate)\n");
 }
 
-static int bad(const char *what, const char *arg)
+static int invalid(const char *what, const char *arg)
 {
 	fprintf(stderr, "uet: bad %s \"%s\"\n", what, arg);
 	return -1;
@@ -123,21 +123,21 @@ static int uet_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		argc--;
 		if (!strcmp(key, "rate")) {
 			if (get_rate64(&v64, arg))
-				return bad("rate", arg);
+				return invalid("rate", arg);
 			addattr_l(n, UET_MAXLEN, TCA_UET_RATE, &v64, sizeof(v64));
 		} else if (!strcmp(key, "limit")) {
 			if (get_size(&size, arg) || !size)
-				return bad("limit", arg);
+				return invalid("limit", arg);
 			v32 = size;
 			addattr_l(n, UET_MAXLEN, TCA_UET_LIMIT, &v32, sizeof(v32));
 		} else if (!strcmp(key, "kmin") || !strcmp(key, "kmax")) {
 			if (parse_thresh(arg, &thr))
-				return bad(key, arg);
+				return invalid(key, arg);
 			addattr_l(n, UET_MAXLEN, key[2] == 'i' ? TCA_UET_KMIN : TCA_UET_KMAX,
 				  &thr, sizeof(thr));
 		} else if (!strcmp(key, "pmax")) {
 			if (parse_uint(arg, 100, &v))
-				return bad("pmax (a percentage 0..100)", arg);
+				return invalid("pmax (a percentage 0..100)", arg);
 			v32 = v;
 			addattr_l(n, UET_MAXLEN, TCA_UET_PMAX, &v32, sizeof(v32));
 		} else if (!strcmp(key, "ecn_mode")) {
@@ -146,31 +146,31 @@ static int uet_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			else if (!strcmp(arg, "enqueue"))
 				v8 = TC_UET_ECN_ENQUEUE;
 			else
-				return bad("ecn_mode (dequeue or enqueue)", arg);
+				return invalid("ecn_mode (dequeue or enqueue)", arg);
 			addattr_l(n, UET_MAXLEN, TCA_UET_ECN_MODE, &v8, sizeof(v8));
 		} else if (!strcmp(key, "trim")) {
 			if (strcmp(arg, "on") && strcmp(arg, "off"))
-				return bad("trim (on or off)", arg);
+				return invalid("trim (on or off)", arg);
 			v8 = !strcmp(arg, "on");
 			addattr_l(n, UET_MAXLEN, TCA_UET_TRIM, &v8, sizeof(v8));
 		} else if (!strcmp(key, "trim_size")) {
 			if (get_size(&size, arg))
-				return bad("trim_size", arg);
+				return invalid("trim_size", arg);
 			v32 = size;
 			addattr_l(n, UET_MAXLEN, TCA_UET_TRIM_SIZE, &v32, sizeof(v32));
 		} else if (!strcmp(key, "trim_dscp")) {
 			if (parse_uint(arg, 63, &v))
-				return bad("trim_dscp (0..63)", arg);
+				return invalid("trim_dscp (0..63)", arg);
 			v8 = v;
 			addattr_l(n, UET_MAXLEN, TCA_UET_TRIM_DSCP, &v8, sizeof(v8));
 		} else if (!strcmp(key, "prio_dscp")) {
 			char list[256];
 
 			if (strlen(arg) >= sizeof(list))
-				return bad("prio_dscp", arg);
+				return invalid("prio_dscp", arg);
 			strcpy(list, arg);
 			if (parse_dscp_list(list, &v64))
-				return bad("prio_dscp (DSCPs 0..63, comma separated)", arg);
+				return invalid("prio_dscp (DSCPs 0..63, comma separated)", arg);
 			addattr_l(n, UET_MAXLEN, TCA_UET_PRIO_DSCP, &v64, sizeof(v64));
 		} else {
 			fprintf(stderr, "uet: unknown option \"%s\"\n", key);

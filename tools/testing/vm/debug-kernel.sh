@@ -63,5 +63,7 @@ done
 cp "$out/build/arch/x86/boot/bzImage" "$out/bzImage"
 echo "$(( $(date +%s) - start ))" >"$out/build-seconds"
 touch "$out/.done"
+# Older builds (another fragment or source version) are 800 MB each.
+find "$cache/debug" -mindepth 1 -maxdepth 1 ! -path "$out" -exec rm -rf {} +
 echo "debug-kernel: built in $(cat "$out/build-seconds") s" >&2
 echo "$out"
