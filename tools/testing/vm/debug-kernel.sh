@@ -5,7 +5,7 @@
 # x86_64_defconfig + kvm_guest.config + debug.config. The result is cached
 # under $UET_CACHE/debug/<source version>-<config hash>/ and reused until the
 # source package or the fragment changes; ccache makes a rebuild after a
-# fragment change cheap.
+# fragment change cheaper (about 12 minutes instead of 25 to 35).
 #
 # Prints the cache directory on stdout. It holds bzImage, build/ (a KDIR for
 # out-of-tree modules) and root/lib/modules/<release>/.
@@ -16,7 +16,7 @@ cache=${UET_CACHE:-$HOME/.cache/uet}
 frag=$here/debug.config
 
 ver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
-hash=$(cat "$frag" "$0" | sha256sum | cut -c1-12)
+hash=$(sha256sum <"$frag" | cut -c1-12)
 out=$cache/debug/$ver-$hash
 
 if [ -e "$out/.done" ]; then
