@@ -49,7 +49,7 @@ enum uet_band {
 /* The trim band holds this fraction of the data band's limit. */
 #define UET_TRIM_LIMIT_SHIFT	2
 /* The shaper may catch up this far behind schedule, absorbing late timers;
- * beyond it the port counts the lost time as lateness.
+ * beyond it the line time is lost.
  */
 #define UET_MAX_LAG_NS		(2 * NSEC_PER_MSEC)
 
@@ -74,6 +74,8 @@ struct uet_sched {
 	struct qdisc_skb_head band[UET_BANDS];
 	u32 backlog[UET_BANDS];		/* bytes per band */
 	u64 t_next;			/* earliest send time of the next packet, ns */
+	u64 busy_start;			/* start of the current backlogged period, ns */
+	u64 busy_end;			/* end of the last one, line time included */
 	struct qdisc_watchdog watchdog;
 	struct tc_uet_xstats st;
 };
@@ -314,6 +316,8 @@ static int uet_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		uet_mark(q, skb, q->backlog[band]);
 
 	uet_skb_cb(skb)->enqueue_ns = ktime_get_ns();
+	if (!sch->q.qlen)
+		q->busy_start = max(uet_skb_cb(skb)->enqueue_ns, q->busy_end);
 	__qdisc_enqueue_tail(skb, &q->band[band]);
 	q->backlog[band] += len;
 	sch->q.qlen++;
@@ -324,16 +328,22 @@ static int uet_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 }
 
 /* Account @skb sent at @now and move the line-rate schedule on. */
-static void uet_advance(struct uet_sched *q, struct sk_buff *skb, u64 now)
+static void uet_advance(struct uet_sched *q, struct sk_buff *skb, u64 now,
+			bool emptied)
 {
 	u64 ready = max(q->t_next, uet_skb_cb(skb)->enqueue_ns);
 
-	if (now > ready + UET_MAX_LAG_NS) {
-		q->st.late++;
-		q->st.late_ns += now - ready - UET_MAX_LAG_NS;
+	u64 tx_ns = div64_u64((u64)qdisc_pkt_len(skb) * NSEC_PER_SEC, q->cfg.rate);
+
+	if (now > ready + UET_MAX_LAG_NS)
 		ready = now - UET_MAX_LAG_NS;
+	q->t_next = ready + tx_ns;
+	q->st.line_ns += tx_ns;
+	/* Emptied: the port stays busy until the last packet's line time is over. */
+	if (emptied) {
+		q->busy_end = max(now, q->t_next);
+		q->st.busy_ns += q->busy_end - q->busy_start;
 	}
-	q->t_next = ready + div64_u64((u64)qdisc_pkt_len(skb) * NSEC_PER_SEC, q->cfg.rate);
 }
 
 static struct sk_buff *uet_dequeue(struct Qdisc *sch)
@@ -363,7 +373,7 @@ static struct sk_buff *uet_dequeue(struct Qdisc *sch)
 	if (band == UET_BAND_DATA && q->cfg.ecn_mode == TC_UET_ECN_DEQUEUE)
 		uet_mark(q, skb, q->backlog[band]);
 	if (q->cfg.rate)
-		uet_advance(q, skb, now);
+		uet_advance(q, skb, now, !sch->q.qlen);
 	q->st.dequeued++;
 	qdisc_bstats_update(sch, skb);
 	return skb;
@@ -549,6 +559,8 @@ static int uet_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	st.backlog_trim = q->backlog[UET_BAND_TRIM];
 	st.kmin = q->cfg.kmin;
 	st.kmax = q->cfg.kmax;
+	if (sch->q.qlen && q->cfg.rate)
+		st.busy_ns += max_t(s64, ktime_get_ns() - q->busy_start, 0);
 	return gnet_stats_copy_app(d, &st, sizeof(st));
 }
 

@@ -316,13 +316,17 @@ static int uet_print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xstat
 	U64K("kmin_bytes", kmin, " kmin %llub");
 	U64K("kmax_bytes", kmax, " kmax %llub");
 	print_nl();
-	U64(late, "  late %llu");
-	U64(late_ns, " late_ns %llu");
+	U64(busy_ns, "  busy_ns %llu");
+	U64(line_ns, " line_ns %llu");
 #undef U64K
 #undef U64
-	if (st.late && !is_json_context()) {
-		sprint_time64(st.late_ns, buf);
-		fprintf(f, " (rate not sustained: %s of line time lost)", buf);
+	/* Below 90 %, the machine cannot keep up with the configured rate. */
+	if (st.busy_ns && !is_json_context()) {
+		unsigned long long pct = st.line_ns * 100 / st.busy_ns;
+
+		sprint_time64(st.busy_ns, buf);
+		fprintf(f, " (busy %s, sending at %llu%% of rate%s)", buf,
+			pct > 100 ? 100 : pct, pct < 90 ? ": rate not sustained" : "");
 	}
 	return 0;
 }
