@@ -24,7 +24,7 @@ step_fails "a non-Ethernet netdev is refused" \
 step "ibv_devices lists uet0 and uet1" \
 	bash -c 'ibv_devices | grep -qw uet0 && ibv_devices | grep -qw uet1'
 step "uet0 port is PORT_ACTIVE" \
-	bash -c '[ "$(ibdev_port_state uet0)" = PORT_ACTIVE ]'
+	ibdev_port_is uet0 PORT_ACTIVE
 # libibverbs lists only devices a provider bound to: here the stock rxe one.
 step "ibv_devinfo opens uet0 through the rxe provider" \
 	bash -c 'ibv_devinfo -d uet0 | grep -q "transport:.*InfiniBand"'
@@ -52,17 +52,17 @@ step "a removed address leaves the GID table" \
 
 ip -n a link set veth0 down
 step "link down makes the port DOWN" \
-	wait_for 5 bash -c '[ "$(ibdev_port_state uet0)" = PORT_DOWN ]'
+	wait_for 5 ibdev_port_is uet0 PORT_DOWN
 ip -n a link set veth0 up
 step "link up makes the port ACTIVE again" \
-	wait_for 5 bash -c '[ "$(ibdev_port_state uet0)" = PORT_ACTIVE ]'
+	wait_for 5 ibdev_port_is uet0 PORT_ACTIVE
 # Carrier follows the peer: taking veth1 down drops veth0's carrier.
 ip -n b link set veth1 down
 step "losing carrier makes the port DOWN" \
-	wait_for 5 bash -c '[ "$(ibdev_port_state uet0)" = PORT_DOWN ]'
+	wait_for 5 ibdev_port_is uet0 PORT_DOWN
 ip -n b link set veth1 up
 step "carrier back makes the port ACTIVE" \
-	wait_for 5 bash -c '[ "$(ibdev_port_state uet0)" = PORT_ACTIVE ]'
+	wait_for 5 ibdev_port_is uet0 PORT_ACTIVE
 
 step "rdma link delete uet1" in_ns b rdma link delete uet1
 step "uet1 is gone" bash -c '! ibdev_exists uet1'

@@ -116,10 +116,12 @@ ibdev_port_state() {
 	ibv_devinfo -d "$1" | sed -n 's/^[[:space:]]*state:[[:space:]]*\([A-Z_]*\).*/\1/p'
 }
 
+ibdev_port_is() { [ "$(ibdev_port_state "$1")" = "$2" ]; }
+
 ibdev_exists() { [ -e "/sys/class/infiniband/$1" ]; }
 
 # The helpers above run inside "bash -c" steps too.
-export -f in_ns ibdev_port_state ibdev_exists
+export -f in_ns ibdev_port_state ibdev_port_is ibdev_exists
 
 # The tc plugin for the uet qdisc, straight from the tree.
 export TC_LIB_DIR=${TC_LIB_DIR:-$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../tools/tc}

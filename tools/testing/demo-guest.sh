@@ -34,10 +34,10 @@ done
 echo
 echo "== link down on host a: uet0 follows"
 ip -n a link set veth0 down
-wait_for 5 bash -c '[ "$(ibdev_port_state uet0)" = PORT_DOWN ]'
+wait_for 5 ibdev_port_is uet0 PORT_DOWN
 echo "   uet0 port: $(ibdev_port_state uet0)"
 ip -n a link set veth0 up
-wait_for 5 bash -c '[ "$(ibdev_port_state uet0)" = PORT_ACTIVE ]'
+wait_for 5 ibdev_port_is uet0 PORT_ACTIVE
 echo "   uet0 port after link up: $(ibdev_port_state uet0)"
 echo
 echo "Done: two uet devices, bound to netdevs in two namespaces, served by stock rdma-core."
