@@ -12,6 +12,9 @@ export UET_CACHE
 
 ifeq ($(KDIR),)
 STOCK_ABI := $(shell tools/testing/deps.sh | tail -n1)
+ifeq ($(STOCK_ABI),)
+$(error tools/testing/deps.sh failed: see its messages above)
+endif
 KDIR := /usr/src/linux-headers-$(STOCK_ABI)
 endif
 

@@ -50,6 +50,7 @@ stock=$cache/stock/$abi
 if [ ! -e "$stock/.unpacked" ]; then
 	echo "deps: unpacking linux-image-$abi into $stock" >&2
 	rm -rf "$stock"
+	mkdir -p "$stock"
 	# apt's sandbox user must be able to write the download directory.
 	dl=$(mktemp -d)
 	chmod 777 "$dl"
