@@ -7,10 +7,8 @@
 
 #include <linux/if_vlan.h>
 #include <net/addrconf.h>
-#include <rdma/ib_cache.h>
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
-#include <rdma/uverbs_ioctl.h>
 
 #include "uet.h"
 #include "wire.h"
@@ -48,7 +46,6 @@ static int uet_query_port(struct ib_device *ibdev, u32 port,
 			  struct ib_port_attr *attr)
 {
 	struct net_device *ndev = to_udev(ibdev)->ndev;
-	int err;
 
 	/* The caller zeroed *attr. */
 	attr->state = uet_ndev_port_state(ndev);
@@ -66,9 +63,8 @@ static int uet_query_port(struct ib_device *ibdev, u32 port,
 	attr->pkey_tbl_len = 1;
 	attr->max_vl_num = 1;
 
-	err = ib_get_eth_speed(ibdev, port, &attr->active_speed,
-			       &attr->active_width);
-	return err;
+	return ib_get_eth_speed(ibdev, port, &attr->active_speed,
+				&attr->active_width);
 }
 
 static int uet_query_pkey(struct ib_device *ibdev, u32 port, u16 index,
