@@ -13,8 +13,16 @@ trap poweroff_now EXIT
 # shellcheck source=/dev/null
 . /mnt/env
 
-mount -t tmpfs tmp /tmp
 mount -t tmpfs run /run
+# A writable /tmp that still shows the host's directories there (a clone or
+# a cache may live in /tmp): the host's entries are bound back, read-only.
+mkdir /run/hosttmp
+mount --bind /tmp /run/hosttmp
+mount -t tmpfs tmp /tmp
+for d in /run/hosttmp/*/; do
+	d=${d%/}
+	mkdir "/tmp/${d##*/}" && mount --bind "$d" "/tmp/${d##*/}"
+done
 mount -t tmpfs varlib /var/tmp
 mkdir -p /dev/pts /dev/shm
 mount -t devpts devpts /dev/pts
