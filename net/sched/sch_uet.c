@@ -485,11 +485,19 @@ static int uet_change(struct Qdisc *sch, struct nlattr *opt,
 		return err;
 
 	sch_tree_lock(sch);
-	/* A new line rate applies from now: forget the old schedule. */
+	/* A new line rate applies from now: forget the old schedule, and
+	 * measure the share of it sustained afresh.
+	 */
 	if (cfg.rate != q->cfg.rate) {
+		u64 now = ktime_get_ns();
+
 		q->t_next = 0;
+		q->busy_start = now;
+		q->busy_end = now;
+		q->st.busy_ns = 0;
+		q->st.line_ns = 0;
 		if (sch->q.qlen)
-			qdisc_watchdog_schedule_range_ns(&q->watchdog, ktime_get_ns(), 0);
+			qdisc_watchdog_schedule_range_ns(&q->watchdog, now, 0);
 	}
 	q->cfg = cfg;
 	q->st.peak_backlog = sch->qstats.backlog;
