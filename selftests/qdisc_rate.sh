@@ -22,7 +22,7 @@ bps=$(in_ns a iperf3 -c 10.0.0.2 -t 5 -J | python3 -c \
 ratio=$(python3 -c "print(f'{$bps / 20e6:.3f}')")
 log "TCP goodput through rate 20mbit: $bps bit/s = $ratio of the line rate"
 step "goodput is 88-100 % of the line rate" python3 -c "import sys; sys.exit(not 0.88 <= $ratio <= 1.0)"
-# sustained PERIOD: the share of the rate the port kept up while busy, in %.
+# sustained: the share of the rate the port kept up while busy, in %.
 sustained() {
 	echo $(( $(qdisc_stat a veth0 line_ns) * 100 / $(qdisc_stat a veth0 busy_ns) ))
 }
