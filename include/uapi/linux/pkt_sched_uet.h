@@ -52,8 +52,9 @@ struct tc_uet_xstats {
 	__u64 drop_prio;	/* priority band full */
 	__u64 peak_backlog;	/* bytes, all bands; reset by a change */
 	__u64 busy_ns;		/* time with packets queued or on the line (shaped) */
-	__u64 line_ns;		/* line time of what was sent (shaped): over busy_ns,
-				 * the share of the rate the port sustained */
+	__u64 line_ns;		/* line time of what was sent (shaped); over busy_ns:
+				 * the share of the rate the port sustained
+				 */
 	__u32 backlog_data;	/* bytes queued now, per band */
 	__u32 backlog_prio;
 	__u32 backlog_trim;
