@@ -11,7 +11,8 @@ KSFT_SKIP=4
 
 # Where the built modules are: the tree itself for the stock kernel, a build
 # directory for the debug kernel (set by tools/testing/check.sh).
-UET_KO_DIR=${UET_KO_DIR:-$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/..}
+UET_SELFTESTS=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
+UET_KO_DIR=${UET_KO_DIR:-$UET_SELFTESTS/..}
 UET_KO=$UET_KO_DIR/net/uet/rdma_uet.ko
 UET_SCH_KO=$UET_KO_DIR/net/sched/sch_uet.ko
 
@@ -124,8 +125,8 @@ ibdev_exists() { [ -e "/sys/class/infiniband/$1" ]; }
 export -f in_ns ibdev_port_state ibdev_port_is ibdev_exists
 
 # The tc plugin for the uet qdisc, straight from the tree.
-export TC_LIB_DIR=${TC_LIB_DIR:-$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../tools/tc}
-UET_UDP=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/udp.py
+export TC_LIB_DIR=${TC_LIB_DIR:-$UET_SELFTESTS/../tools/tc}
+UET_UDP=$UET_SELFTESTS/udp.py
 
 # qdisc_stat NS DEV KEY: a field of the uet qdisc's "tc -s -j" object.
 qdisc_stat() {

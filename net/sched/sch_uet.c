@@ -303,13 +303,12 @@ static int uet_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		band = UET_BAND_TRIM;
 		len = qdisc_pkt_len(skb);
 	}
-	if (q->backlog[band] + len > uet_band_limit(cfg, band)) {
+	/* The data band was checked above; the other two have their own limits. */
+	if (band != UET_BAND_DATA && q->backlog[band] + len > uet_band_limit(cfg, band)) {
 		if (band == UET_BAND_TRIM)
 			q->st.drop_trim++;
-		else if (band == UET_BAND_PRIO)
-			q->st.drop_prio++;
 		else
-			q->st.drop_limit++;
+			q->st.drop_prio++;
 		return qdisc_drop(skb, sch, to_free);
 	}
 	if (band == UET_BAND_DATA && cfg->ecn_mode == TC_UET_ECN_ENQUEUE)
