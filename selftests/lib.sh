@@ -100,7 +100,8 @@ veth_link() {
 }
 
 uet_load() {
-	modprobe ib_core && modprobe ib_uverbs || fail "cannot load the RDMA core"
+	modprobe -a ib_core ib_uverbs udp_tunnel ip6_udp_tunnel ||
+		fail "cannot load the RDMA core and UDP tunnel modules"
 	if ! grep -q '^rdma_uet ' /proc/modules; then
 		insmod "$UET_KO" || fail "insmod $UET_KO"
 	fi

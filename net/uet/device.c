@@ -10,6 +10,8 @@
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
 
+#include "qp.h"
+#include "udp.h"
 #include "uet.h"
 #include "wire.h"
 
@@ -32,11 +34,33 @@ static int uet_query_device(struct ib_device *ibdev, struct ib_device_attr *attr
 	if (udata->inlen || udata->outlen)
 		return -EINVAL;
 
-	/* The caller zeroed *attr: no QPs, CQs or MRs until the verbs land. */
+	/* The caller zeroed *attr. */
+	attr->fw_ver = 0;
+	attr->max_mr_size = UET_MAX_MR_SIZE;
 	attr->page_size_cap = PAGE_SIZE;
+	attr->vendor_part_id = 0;
+	attr->max_qp = UET_MAX_QP;
+	attr->max_qp_wr = UET_MAX_QP_WR;
+	attr->device_cap_flags = IB_DEVICE_RC_RNR_NAK_GEN |
+				 IB_DEVICE_SRQ_RESIZE |
+				 IB_DEVICE_MEM_MGT_EXTENSIONS;
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
-	attr->max_pkeys = 1;
+	attr->max_send_sge = UET_MAX_SGE;
+	attr->max_recv_sge = UET_MAX_SGE;
+	attr->max_sge_rd = UET_MAX_SGE;
+	attr->max_cq = UET_MAX_CQ;
+	attr->max_cqe = UET_MAX_CQE;
+	attr->max_mr = UET_MAX_MR;
 	attr->max_pd = U32_MAX;
+	attr->max_qp_rd_atom = UET_MAX_RD_ATOMIC;
+	attr->max_qp_init_rd_atom = UET_MAX_RD_ATOMIC;
+	attr->max_res_rd_atom = UET_MAX_QP * UET_MAX_RD_ATOMIC;
+	attr->atomic_cap = IB_ATOMIC_HCA;
+	attr->max_srq = UET_MAX_SRQ;
+	attr->max_srq_wr = UET_MAX_QP_WR;
+	attr->max_srq_sge = UET_MAX_SGE;
+	attr->max_fast_reg_page_list_len = UET_MAX_FAST_REG_PAGES;
+	attr->max_pkeys = 1;
 	addrconf_addr_eui48((unsigned char *)&attr->sys_image_guid,
 			    udev->ndev->dev_addr);
 	return 0;
@@ -107,12 +131,19 @@ static void uet_dealloc_ucontext(struct ib_ucontext *ibuc)
 {
 }
 
+static void uet_dev_release(struct uet_dev *udev)
+{
+	uet_udp_put(udev);
+	free_percpu(udev->stats);
+	xa_destroy(&udev->qps);
+	xa_destroy(&udev->mrs);
+	netdev_put(udev->ndev, &udev->ndev_tracker);
+}
+
 /* Last reference gone: the core has unregistered the device. */
 static void uet_dealloc_driver(struct ib_device *ibdev)
 {
-	struct uet_dev *udev = to_udev(ibdev);
-
-	netdev_put(udev->ndev, &udev->ndev_tracker);
+	uet_dev_release(to_udev(ibdev));
 }
 
 static const struct ib_device_ops uet_dev_ops = {
@@ -121,18 +152,51 @@ static const struct ib_device_ops uet_dev_ops = {
 	.driver_id = RDMA_DRIVER_RXE,
 	.uverbs_abi_ver = UET_UVERBS_ABI_VERSION,
 
+	.alloc_hw_port_stats = uet_alloc_hw_port_stats,
+	.alloc_mr = uet_alloc_mr,
 	.alloc_pd = uet_alloc_pd,
 	.alloc_ucontext = uet_alloc_ucontext,
+	.create_ah = uet_create_ah,
+	.create_cq = uet_create_cq,
+	.create_qp = uet_create_qp,
+	.create_srq = uet_create_srq,
+	.create_user_ah = uet_create_ah,
 	.dealloc_driver = uet_dealloc_driver,
 	.dealloc_pd = uet_dealloc_pd,
 	.dealloc_ucontext = uet_dealloc_ucontext,
+	.dereg_mr = uet_dereg_mr,
+	.destroy_ah = uet_destroy_ah,
+	.destroy_cq = uet_destroy_cq,
+	.destroy_qp = uet_destroy_qp,
+	.destroy_srq = uet_destroy_srq,
+	.get_dma_mr = uet_get_dma_mr,
+	.get_hw_stats = uet_get_hw_stats,
 	.get_link_layer = uet_get_link_layer,
 	.get_port_immutable = uet_port_immutable,
+	.map_mr_sg = uet_map_mr_sg,
+	.mmap = uet_mmap,
+	.modify_qp = uet_modify_qp,
+	.modify_srq = uet_modify_srq,
+	.peek_cq = uet_peek_cq,
+	.poll_cq = uet_poll_cq,
+	.post_recv = uet_post_recv,
+	.post_send = uet_post_send,
+	.post_srq_recv = uet_post_srq_recv,
+	.query_ah = uet_query_ah,
 	.query_device = uet_query_device,
 	.query_pkey = uet_query_pkey,
 	.query_port = uet_query_port,
+	.query_qp = uet_query_qp,
+	.query_srq = uet_query_srq,
+	.reg_user_mr = uet_reg_user_mr,
+	.req_notify_cq = uet_req_notify_cq,
+	.resize_cq = uet_resize_cq,
 
+	INIT_RDMA_OBJ_SIZE(ib_ah, uet_ah, ibah),
+	INIT_RDMA_OBJ_SIZE(ib_cq, uet_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_pd, uet_pd, ibpd),
+	INIT_RDMA_OBJ_SIZE(ib_qp, uet_qp, ibqp),
+	INIT_RDMA_OBJ_SIZE(ib_srq, uet_srq, ibsrq),
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, uet_ucontext, ibuc),
 };
 
@@ -178,9 +242,22 @@ int uet_dev_add(const char *ibdev_name, struct net_device *ndev)
 		goto out;
 	}
 	ibdev = &udev->ibdev;
+	spin_lock_init(&udev->mmap_lock);
+	INIT_LIST_HEAD(&udev->pending_mmaps);
+	/* Offset 0 is never handed out, as in rxe. */
+	udev->mmap_offset = ALIGN(PAGE_SIZE, SHMLBA);
 	udev->ndev = ndev;
 	netdev_hold(ndev, &udev->ndev_tracker, GFP_KERNEL);
 	udev->port_state = uet_ndev_port_state(ndev);
+	xa_init_flags(&udev->qps, XA_FLAGS_ALLOC);
+	xa_init_flags(&udev->mrs, XA_FLAGS_ALLOC1);
+	udev->stats = alloc_percpu(struct uet_counters);
+	err = udev->stats ? uet_udp_get(udev) : -ENOMEM;
+	if (err) {
+		uet_dev_release(udev);
+		ib_dealloc_device(&udev->ibdev);
+		goto out;
+	}
 
 	strscpy(ibdev->node_desc, "uet", sizeof(ibdev->node_desc));
 	ibdev->node_type = RDMA_NODE_IB_CA;
@@ -196,8 +273,8 @@ int uet_dev_add(const char *ibdev_name, struct net_device *ndev)
 	if (!err)
 		err = ib_register_device(ibdev, ibdev_name, NULL);
 	if (err) {
-		/* Before registration dealloc_driver is not called: drop the ref here. */
-		netdev_put(ndev, &udev->ndev_tracker);
+		/* Before registration dealloc_driver is not called: release here. */
+		uet_dev_release(udev);
 		ib_dealloc_device(ibdev);
 		goto out;
 	}

@@ -9,6 +9,8 @@
 #include <linux/module.h>
 #include <rdma/rdma_netlink.h>
 
+#include "qp.h"
+#include "udp.h"
 #include "uet.h"
 
 static int uet_newlink(const char *ibdev_name, struct net_device *ndev)
@@ -46,14 +48,26 @@ static int __init uet_init(void)
 	err = uet_rxe_guard_init();
 	if (err)
 		return err;
+	err = uet_qp_wq_init();
+	if (err)
+		goto err_guard;
+	err = uet_udp_init();
+	if (err)
+		goto err_wq;
 	err = register_netdevice_notifier(&uet_netdev_nb);
-	if (err) {
-		uet_rxe_guard_exit();
-		return err;
-	}
+	if (err)
+		goto err_udp;
 	rdma_link_register(&uet_link_ops);
-	pr_info("loaded\n");
+	pr_info("loaded, UDP port %u\n", uet_udp_port);
 	return 0;
+
+err_udp:
+	uet_udp_exit();
+err_wq:
+	uet_qp_wq_exit();
+err_guard:
+	uet_rxe_guard_exit();
+	return err;
 }
 
 static void __exit uet_exit(void)
@@ -64,6 +78,8 @@ static void __exit uet_exit(void)
 	 * rdma_rxe out while we are loaded.
 	 */
 	ib_unregister_driver(RDMA_DRIVER_RXE);
+	uet_udp_exit();
+	uet_qp_wq_exit();
 	uet_rxe_guard_exit();
 }
 

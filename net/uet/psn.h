@@ -25,6 +25,11 @@ static inline bool uet_psn_after(u32 a, u32 b)
 	return uet_psn_diff(a, b) > 0;
 }
 
+static inline bool uet_psn_after_eq(u32 a, u32 b)
+{
+	return uet_psn_diff(a, b) >= 0;
+}
+
 /* Is @psn in the @size PSNs starting at @base, i.e. [base, base + size)? */
 static inline bool uet_psn_in_window(u32 psn, u32 base, u32 size)
 {

@@ -64,3 +64,152 @@ enum ib_mtu uet_ib_mtu(unsigned int netdev_mtu)
 			break;
 	return mtu;
 }
+
+/* The PDS type of a packet, or -EBADMSG if it has no prologue. */
+int uet_pds_type(const void *buf, size_t len)
+{
+	if (len < sizeof(__be16))
+		return -EBADMSG;
+	return get_unaligned_be16(buf) >> UET_PDS_TYPE_SHIFT;
+}
+
+static u16 uet_prologue(u8 type, u8 next_hdr, u8 flags)
+{
+	return type << UET_PDS_TYPE_SHIFT | next_hdr << UET_PDS_NEXT_SHIFT | flags;
+}
+
+int uet_pds_ack_pack(const struct uet_pds_ack *ack, void *buf, size_t len)
+{
+	struct uet_pds_ack_hdr *hdr = buf;
+
+	if (len < sizeof(*hdr))
+		return -EMSGSIZE;
+	if (ack->flags > UET_PDS_FLAGS_MASK || ack->cc_type > 0xf ||
+	    ack->cc_flags > 0xf)
+		return -EINVAL;
+	put_unaligned_be16(uet_prologue(UET_PDS_ACK_CC, 0, ack->flags),
+			   &hdr->prologue);
+	put_unaligned_be16((u16)ack->ack_psn_offset, &hdr->ack_psn_offset);
+	put_unaligned_be32(ack->cack_psn, &hdr->cack_psn);
+	put_unaligned_be16(ack->spdcid, &hdr->spdcid);
+	put_unaligned_be16(ack->dpdcid, &hdr->dpdcid);
+	hdr->cc_type_flags = ack->cc_type << 4 | ack->cc_flags;
+	hdr->mpr = ack->mpr;
+	put_unaligned_be16((u16)ack->sack_psn_offset, &hdr->sack_psn_offset);
+	put_unaligned_be64(ack->sack_bitmap, &hdr->sack_bitmap);
+	put_unaligned_be64(ack->cc_state, &hdr->cc_state);
+	return sizeof(*hdr);
+}
+
+int uet_pds_ack_parse(const void *buf, size_t len, struct uet_pds_ack *ack)
+{
+	const struct uet_pds_ack_hdr *hdr = buf;
+	u16 prologue;
+
+	if (len < sizeof(*hdr))
+		return -EBADMSG;
+	prologue = get_unaligned_be16(&hdr->prologue);
+	if (prologue >> UET_PDS_TYPE_SHIFT != UET_PDS_ACK_CC)
+		return -EPROTO;
+	ack->flags = prologue & UET_PDS_FLAGS_MASK;
+	ack->ack_psn_offset = (s16)get_unaligned_be16(&hdr->ack_psn_offset);
+	ack->cack_psn = get_unaligned_be32(&hdr->cack_psn);
+	ack->spdcid = get_unaligned_be16(&hdr->spdcid);
+	ack->dpdcid = get_unaligned_be16(&hdr->dpdcid);
+	ack->cc_type = hdr->cc_type_flags >> 4;
+	ack->cc_flags = hdr->cc_type_flags & 0xf;
+	ack->mpr = hdr->mpr;
+	ack->sack_psn_offset = (s16)get_unaligned_be16(&hdr->sack_psn_offset);
+	ack->sack_bitmap = get_unaligned_be64(&hdr->sack_bitmap);
+	ack->cc_state = get_unaligned_be64(&hdr->cc_state);
+	return sizeof(*hdr);
+}
+
+int uet_pds_nack_pack(const struct uet_pds_nack *nack, void *buf, size_t len)
+{
+	struct uet_pds_nack_hdr *hdr = buf;
+
+	if (len < sizeof(*hdr))
+		return -EMSGSIZE;
+	if (nack->flags > UET_PDS_FLAGS_MASK)
+		return -EINVAL;
+	put_unaligned_be16(uet_prologue(UET_PDS_NACK, 0, nack->flags),
+			   &hdr->prologue);
+	hdr->nack_code = nack->code;
+	hdr->vendor_code = nack->vendor_code;
+	put_unaligned_be32(nack->psn, &hdr->nack_psn);
+	put_unaligned_be16(nack->spdcid, &hdr->spdcid);
+	put_unaligned_be16(nack->dpdcid, &hdr->dpdcid);
+	put_unaligned_be32(nack->payload, &hdr->payload);
+	return sizeof(*hdr);
+}
+
+int uet_pds_nack_parse(const void *buf, size_t len, struct uet_pds_nack *nack)
+{
+	const struct uet_pds_nack_hdr *hdr = buf;
+	u16 prologue;
+
+	if (len < sizeof(*hdr))
+		return -EBADMSG;
+	prologue = get_unaligned_be16(&hdr->prologue);
+	if (prologue >> UET_PDS_TYPE_SHIFT != UET_PDS_NACK)
+		return -EPROTO;
+	nack->flags = prologue & UET_PDS_FLAGS_MASK;
+	nack->code = hdr->nack_code;
+	nack->vendor_code = hdr->vendor_code;
+	nack->psn = get_unaligned_be32(&hdr->nack_psn);
+	nack->spdcid = get_unaligned_be16(&hdr->spdcid);
+	nack->dpdcid = get_unaligned_be16(&hdr->dpdcid);
+	nack->payload = get_unaligned_be32(&hdr->payload);
+	return sizeof(*hdr);
+}
+
+int uet_verbs_pack(const struct uet_verbs_hdr *vh, void *buf, size_t len)
+{
+	struct uet_verbs_hdr_wire *hdr = buf;
+
+	BUILD_BUG_ON(sizeof(*hdr) > UET_VERBS_HDR_MAX);
+	if (len < sizeof(*hdr))
+		return -EMSGSIZE;
+	if (!vh->opcode || vh->opcode > UET_OP_MAX)
+		return -EINVAL;
+	hdr->version = UET_VERBS_VERSION;
+	hdr->opcode = vh->opcode;
+	hdr->flags = vh->flags;
+	hdr->rsvd = 0;
+	put_unaligned_be32(vh->msn, &hdr->msn);
+	put_unaligned_be32(vh->msg_len, &hdr->msg_len);
+	put_unaligned_be32(vh->offset, &hdr->offset);
+	put_unaligned_be64(vh->addr, &hdr->addr);
+	put_unaligned_be32(vh->rkey, &hdr->rkey);
+	put_unaligned_be32(vh->imm, &hdr->imm);
+	put_unaligned_be32(vh->pay_len, &hdr->pay_len);
+	return sizeof(*hdr);
+}
+
+/* Besides lengths, refuse what no sender of this version produces: an
+ * unknown version or opcode, or a payload offset past the message end.
+ * pay_len is checked by the caller, which knows the opcode's rules.
+ */
+int uet_verbs_parse(const void *buf, size_t len, struct uet_verbs_hdr *vh)
+{
+	const struct uet_verbs_hdr_wire *hdr = buf;
+
+	if (len < sizeof(*hdr))
+		return -EBADMSG;
+	if (hdr->version != UET_VERBS_VERSION || !hdr->opcode ||
+	    hdr->opcode > UET_OP_MAX)
+		return -EPROTO;
+	vh->opcode = hdr->opcode;
+	vh->flags = hdr->flags;
+	vh->msn = get_unaligned_be32(&hdr->msn);
+	vh->msg_len = get_unaligned_be32(&hdr->msg_len);
+	vh->offset = get_unaligned_be32(&hdr->offset);
+	vh->addr = get_unaligned_be64(&hdr->addr);
+	vh->rkey = get_unaligned_be32(&hdr->rkey);
+	vh->imm = get_unaligned_be32(&hdr->imm);
+	vh->pay_len = get_unaligned_be32(&hdr->pay_len);
+	if (vh->offset > vh->msg_len)
+		return -EPROTO;
+	return sizeof(*hdr);
+}

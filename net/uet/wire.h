@@ -62,6 +62,138 @@ struct uet_pds_req {
 int uet_pds_req_pack(const struct uet_pds_req *req, void *buf, size_t len);
 int uet_pds_req_parse(const void *buf, size_t len, struct uet_pds_req *req);
 
+/* ACK and NACK flags (prologue bits 6..0). */
+#define UET_PDS_ACK_F_ECN	0x20	/* the acked packet arrived CE-marked */
+#define UET_PDS_ACK_F_RETX	0x10	/* the acked packet was a retransmission */
+
+/* ACK_CC (12 + 20 bytes): cumulative and selective acknowledgment. */
+struct uet_pds_ack_hdr {
+	__be16 prologue;
+	__be16 ack_psn_offset;	/* PSN that triggered it = cack_psn + offset */
+	__be32 cack_psn;	/* every PSN up to and including it arrived */
+	__be16 spdcid;
+	__be16 dpdcid;
+	u8 cc_type_flags;	/* cc_type:4 | cc_flags:4 */
+	u8 mpr;
+	__be16 sack_psn_offset;	/* bit 0 of the bitmap = cack_psn + offset */
+	__be64 sack_bitmap;
+	__be64 cc_state;
+} __packed;
+
+struct uet_pds_ack {
+	u8 flags;
+	s16 ack_psn_offset;
+	u32 cack_psn;
+	u16 spdcid;
+	u16 dpdcid;
+	u8 cc_type;
+	u8 cc_flags;
+	u8 mpr;
+	s16 sack_psn_offset;
+	u64 sack_bitmap;
+	u64 cc_state;
+};
+
+/* NACK (16 bytes). */
+struct uet_pds_nack_hdr {
+	__be16 prologue;
+	u8 nack_code;
+	u8 vendor_code;
+	__be32 nack_psn;
+	__be16 spdcid;
+	__be16 dpdcid;
+	__be32 payload;
+} __packed;
+
+/* NACK codes (UE spec 1.0 table 3-62) that uet sends. */
+enum uet_nack_code {
+	UET_NACK_TRIMMED = 0x01,
+	UET_NACK_TRIMMED_LASTHOP = 0x02,
+	UET_NACK_NO_SES_MSG_AVAIL = 0x09,	/* receiver not ready (verbs RNR) */
+	UET_NACK_PSN_OOR_WINDOW = 0x0b,
+	UET_NACK_PKT_NOT_RCVD = 0x12,		/* a hole outlived the reorder tolerance */
+	UET_NACK_EXP_ERR = 0xfe,		/* verbs error, vendor_code says which */
+};
+
+/* vendor_code of UET_NACK_EXP_ERR: the verbs error the responder hit. */
+enum uet_nack_verbs_err {
+	UET_VERR_REM_ACCESS = 1,	/* bad rkey, bounds or permission */
+	UET_VERR_REM_INV_REQ = 2,	/* malformed or unsupported request */
+	UET_VERR_REM_OP = 3,		/* the responder could not complete it */
+};
+
+struct uet_pds_nack {
+	u8 flags;
+	u8 code;
+	u8 vendor_code;
+	u32 psn;
+	u16 spdcid;
+	u16 dpdcid;
+	u32 payload;
+};
+
+int uet_pds_ack_pack(const struct uet_pds_ack *ack, void *buf, size_t len);
+int uet_pds_ack_parse(const void *buf, size_t len, struct uet_pds_ack *ack);
+int uet_pds_nack_pack(const struct uet_pds_nack *nack, void *buf, size_t len);
+int uet_pds_nack_parse(const void *buf, size_t len, struct uet_pds_nack *nack);
+int uet_pds_type(const void *buf, size_t len);
+
+/* The verbs header follows a RUD request (next_hdr UET_NEXT_VERBS). Every
+ * data packet carries where its payload belongs, so the responder places
+ * it whatever order packets arrive in.
+ */
+#define UET_NEXT_VERBS		0xf
+#define UET_VERBS_VERSION	0
+
+enum uet_verbs_op {
+	UET_OP_SEND = 1,
+	UET_OP_SEND_IMM = 2,
+	UET_OP_SEND_INV = 3,
+	UET_OP_WRITE = 4,
+	UET_OP_WRITE_IMM = 5,
+	UET_OP_READ_REQ = 6,
+	UET_OP_READ_RESP = 7,
+	UET_OP_CMP_SWAP = 8,
+	UET_OP_FETCH_ADD = 9,
+	UET_OP_ATOMIC_RESP = 10,
+	UET_OP_MAX = UET_OP_ATOMIC_RESP,
+};
+
+#define UET_VF_SOLICITED	0x01	/* solicited event on the receive CQE */
+
+struct uet_verbs_hdr_wire {
+	u8 version;
+	u8 opcode;
+	u8 flags;
+	u8 rsvd;
+	__be32 msn;	/* SEND*, WRITE_IMM: message number; READ/atomic: request id */
+	__be32 msg_len;	/* bytes in the whole message (READ_REQ: bytes to read) */
+	__be32 offset;	/* where this packet's payload starts in the message */
+	__be64 addr;	/* remote address of the message start */
+	__be32 rkey;
+	__be32 imm;	/* immediate data, or the rkey a SEND_INV invalidates */
+	__be32 pay_len;	/* payload bytes as sent: more than arrived = trimmed */
+} __packed;
+
+struct uet_verbs_hdr {
+	u8 opcode;
+	u8 flags;
+	u32 msn;
+	u32 msg_len;
+	u32 offset;
+	u64 addr;
+	u32 rkey;
+	u32 imm;
+	u32 pay_len;
+};
+
+/* Atomic request payload and response payload. */
+#define UET_ATOMIC_REQ_LEN	16	/* compare/add, swap */
+#define UET_ATOMIC_RESP_LEN	8	/* original value */
+
+int uet_verbs_pack(const struct uet_verbs_hdr *vh, void *buf, size_t len);
+int uet_verbs_parse(const void *buf, size_t len, struct uet_verbs_hdr *vh);
+
 /* Worst-case bytes in front of the payload: IPv6 (40) + UDP (8) + PDS
  * request (12) + the verbs header, for which 48 bytes are reserved.
  */

@@ -93,11 +93,128 @@ static void uet_ib_mtu_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, uet_ib_mtu(68), IB_MTU_256);
 }
 
+static void uet_pds_ack_test(struct kunit *test)
+{
+	const struct uet_pds_ack in = {
+		.flags = UET_PDS_ACK_F_ECN,
+		.ack_psn_offset = 3,
+		.cack_psn = 0xfffffffe,
+		.spdcid = 17,
+		.dpdcid = 18,
+		.mpr = 9,
+		.sack_psn_offset = -1,
+		.sack_bitmap = 0x8000000000000005ULL,
+		.cc_state = 0x0102030405060708ULL,
+	};
+	struct uet_pds_ack out;
+	u8 buf[sizeof(struct uet_pds_ack_hdr)];
+
+	KUNIT_ASSERT_EQ(test, uet_pds_ack_pack(&in, buf, sizeof(buf)), 32);
+	/* type 8, flags 0x20: 01000 0000 0100000 */
+	KUNIT_EXPECT_EQ(test, buf[0], 0x40);
+	KUNIT_EXPECT_EQ(test, buf[1], 0x20);
+	KUNIT_EXPECT_EQ(test, buf[16], 0x80);
+	KUNIT_EXPECT_EQ(test, buf[23], 0x05);
+	KUNIT_ASSERT_EQ(test, uet_pds_ack_parse(buf, sizeof(buf), &out), 32);
+	KUNIT_EXPECT_EQ(test, out.flags, in.flags);
+	KUNIT_EXPECT_EQ(test, out.ack_psn_offset, in.ack_psn_offset);
+	KUNIT_EXPECT_EQ(test, out.cack_psn, in.cack_psn);
+	KUNIT_EXPECT_EQ(test, out.spdcid, in.spdcid);
+	KUNIT_EXPECT_EQ(test, out.dpdcid, in.dpdcid);
+	KUNIT_EXPECT_EQ(test, out.mpr, in.mpr);
+	KUNIT_EXPECT_EQ(test, out.sack_psn_offset, in.sack_psn_offset);
+	KUNIT_EXPECT_EQ(test, out.sack_bitmap, in.sack_bitmap);
+	KUNIT_EXPECT_EQ(test, out.cc_state, in.cc_state);
+
+	KUNIT_EXPECT_EQ(test, uet_pds_ack_parse(buf, sizeof(buf) - 1, &out),
+			-EBADMSG);
+	KUNIT_EXPECT_EQ(test, uet_pds_type(buf, 1), -EBADMSG);
+	KUNIT_EXPECT_EQ(test, uet_pds_type(buf, 2), UET_PDS_ACK_CC);
+	/* A NACK is not an ACK. */
+	buf[0] = UET_PDS_NACK << (UET_PDS_TYPE_SHIFT - 8);
+	KUNIT_EXPECT_EQ(test, uet_pds_ack_parse(buf, sizeof(buf), &out), -EPROTO);
+}
+
+static void uet_pds_nack_test(struct kunit *test)
+{
+	const struct uet_pds_nack in = {
+		.code = UET_NACK_TRIMMED,
+		.vendor_code = 7,
+		.psn = 0x01020304,
+		.spdcid = 0x1111,
+		.dpdcid = 0x2222,
+		.payload = 0xdeadbeef,
+	};
+	struct uet_pds_nack out;
+	u8 buf[sizeof(struct uet_pds_nack_hdr)];
+
+	KUNIT_ASSERT_EQ(test, uet_pds_nack_pack(&in, buf, sizeof(buf)), 16);
+	KUNIT_EXPECT_EQ(test, buf[0], UET_PDS_NACK << (UET_PDS_TYPE_SHIFT - 8));
+	KUNIT_EXPECT_EQ(test, buf[2], UET_NACK_TRIMMED);
+	KUNIT_ASSERT_EQ(test, uet_pds_nack_parse(buf, sizeof(buf), &out), 16);
+	KUNIT_EXPECT_EQ(test, out.code, in.code);
+	KUNIT_EXPECT_EQ(test, out.vendor_code, in.vendor_code);
+	KUNIT_EXPECT_EQ(test, out.psn, in.psn);
+	KUNIT_EXPECT_EQ(test, out.spdcid, in.spdcid);
+	KUNIT_EXPECT_EQ(test, out.dpdcid, in.dpdcid);
+	KUNIT_EXPECT_EQ(test, out.payload, in.payload);
+	KUNIT_EXPECT_EQ(test, uet_pds_nack_parse(buf, 15, &out), -EBADMSG);
+	KUNIT_EXPECT_EQ(test, uet_pds_nack_pack(&in, buf, 15), -EMSGSIZE);
+}
+
+static void uet_verbs_hdr_test(struct kunit *test)
+{
+	const struct uet_verbs_hdr in = {
+		.opcode = UET_OP_WRITE_IMM,
+		.flags = UET_VF_SOLICITED,
+		.msn = 5,
+		.msg_len = 8192,
+		.offset = 4096,
+		.addr = 0x00007f0011223344ULL,
+		.rkey = 0x1234,
+		.imm = 0xcafef00d,
+		.pay_len = 4096,
+	};
+	struct uet_verbs_hdr out, bad = in;
+	u8 buf[sizeof(struct uet_verbs_hdr_wire)];
+
+	KUNIT_ASSERT_EQ(test, uet_verbs_pack(&in, buf, sizeof(buf)), 36);
+	KUNIT_EXPECT_EQ(test, buf[0], UET_VERBS_VERSION);
+	KUNIT_EXPECT_EQ(test, buf[1], UET_OP_WRITE_IMM);
+	KUNIT_ASSERT_EQ(test, uet_verbs_parse(buf, sizeof(buf), &out), 36);
+	KUNIT_EXPECT_EQ(test, out.opcode, in.opcode);
+	KUNIT_EXPECT_EQ(test, out.flags, in.flags);
+	KUNIT_EXPECT_EQ(test, out.msn, in.msn);
+	KUNIT_EXPECT_EQ(test, out.msg_len, in.msg_len);
+	KUNIT_EXPECT_EQ(test, out.offset, in.offset);
+	KUNIT_EXPECT_EQ(test, out.addr, in.addr);
+	KUNIT_EXPECT_EQ(test, out.rkey, in.rkey);
+	KUNIT_EXPECT_EQ(test, out.imm, in.imm);
+	KUNIT_EXPECT_EQ(test, out.pay_len, in.pay_len);
+
+	/* Truncated, unknown version or opcode, offset past the end. */
+	KUNIT_EXPECT_EQ(test, uet_verbs_parse(buf, sizeof(buf) - 1, &out),
+			-EBADMSG);
+	buf[0] = 1;
+	KUNIT_EXPECT_EQ(test, uet_verbs_parse(buf, sizeof(buf), &out), -EPROTO);
+	buf[0] = 0;
+	buf[1] = UET_OP_MAX + 1;
+	KUNIT_EXPECT_EQ(test, uet_verbs_parse(buf, sizeof(buf), &out), -EPROTO);
+	bad.offset = bad.msg_len + 1;
+	KUNIT_ASSERT_EQ(test, uet_verbs_pack(&bad, buf, sizeof(buf)), 36);
+	KUNIT_EXPECT_EQ(test, uet_verbs_parse(buf, sizeof(buf), &out), -EPROTO);
+	bad.opcode = 0;
+	KUNIT_EXPECT_EQ(test, uet_verbs_pack(&bad, buf, sizeof(buf)), -EINVAL);
+}
+
 static struct kunit_case uet_wire_cases[] = {
 	KUNIT_CASE(uet_pds_req_bytes_test),
 	KUNIT_CASE(uet_pds_req_roundtrip_test),
 	KUNIT_CASE(uet_pds_req_reject_test),
 	KUNIT_CASE(uet_ib_mtu_test),
+	KUNIT_CASE(uet_pds_ack_test),
+	KUNIT_CASE(uet_pds_nack_test),
+	KUNIT_CASE(uet_verbs_hdr_test),
 	{}
 };
 

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Address handles. uet carries RC traffic only, where the path comes
+ * with modify_qp; an AH is kept so consumers that create one (rdma_cm,
+ * ibv_create_ah) can, and is checked the same way.
+ */
+#include <rdma/rdma_user_rxe.h>
+
+#include "uet.h"
+#include "udp.h"
+
+int uet_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init_attr,
+		  struct ib_udata *udata)
+{
+	struct uet_ah *ah = to_uah(ibah);
+	struct uet_path path;
+	int err;
+
+	err = uet_path_from_ah(to_udev(ibah->device), init_attr->ah_attr, &path);
+	if (err)
+		return err;
+	if (udata) {
+		/* ah_num 0: the provider keeps its own copy of the address. */
+		struct rxe_create_ah_resp resp = {};
+
+		if (udata->outlen < sizeof(resp))
+			return -EINVAL;
+		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+		if (err)
+			return err;
+	}
+	ah->attr = *init_attr->ah_attr;
+	return 0;
+}
+
+int uet_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr)
+{
+	*attr = to_uah(ibah)->attr;
+	attr->grh.sgid_attr = NULL;
+	return 0;
+}
+
+int uet_destroy_ah(struct ib_ah *ibah, u32 flags)
+{
+	return 0;
+}

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-device counters as RDMA hw counters: "rdma statistic show link
+ * DEV/1". Names are part of the user interface (Documentation/uet/).
+ */
+#include "uet.h"
+
+static const struct rdma_stat_desc uet_counter_descs[UET_CNT_MAX] = {
+	[UET_CNT_TX_PKTS].name = "tx_packets",
+	[UET_CNT_TX_BYTES].name = "tx_bytes",
+	[UET_CNT_RX_PKTS].name = "rx_packets",
+	[UET_CNT_RX_BYTES].name = "rx_bytes",
+	[UET_CNT_RETX_PKTS].name = "retransmits",
+	[UET_CNT_RETX_SACK].name = "retransmits_sack",
+	[UET_CNT_RETX_NACK].name = "retransmits_nack",
+	[UET_CNT_RETX_RTO].name = "retransmits_rto",
+	[UET_CNT_NACK_TX].name = "nacks_sent",
+	[UET_CNT_NACK_RX].name = "nacks_received",
+	[UET_CNT_TRIMMED_RX].name = "trimmed_received",
+	[UET_CNT_DUP_RX].name = "duplicates_received",
+	[UET_CNT_OOO_RX].name = "out_of_order_received",
+	[UET_CNT_RTO].name = "rto_expired",
+	[UET_CNT_ECN_CE_RX].name = "ecn_ce_received",
+	[UET_CNT_ACK_TX].name = "acks_sent",
+	[UET_CNT_ACK_RX].name = "acks_received",
+	[UET_CNT_RNR_NACK_TX].name = "rnr_nacks_sent",
+	[UET_CNT_RNR_NACK_RX].name = "rnr_nacks_received",
+	[UET_CNT_DROP_MALFORMED].name = "drop_malformed",
+	[UET_CNT_DROP_NO_QP].name = "drop_no_qp",
+	[UET_CNT_DROP_WINDOW].name = "drop_out_of_window",
+	[UET_CNT_DROP_ACCESS].name = "drop_access",
+	[UET_CNT_DROP_BACKLOG].name = "drop_backlog",
+};
+
+struct rdma_hw_stats *uet_alloc_hw_port_stats(struct ib_device *ibdev,
+					      u32 port)
+{
+	return rdma_alloc_hw_stats_struct(uet_counter_descs, UET_CNT_MAX,
+					  RDMA_HW_STATS_DEFAULT_LIFESPAN);
+}
+
+int uet_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
+		     u32 port, int index)
+{
+	struct uet_dev *udev = to_udev(ibdev);
+	int cpu, i;
+
+	for (i = 0; i < UET_CNT_MAX; i++)
+		stats->value[i] = 0;
+	for_each_possible_cpu(cpu) {
+		const struct uet_counters *c = per_cpu_ptr(udev->stats, cpu);
+
+		for (i = 0; i < UET_CNT_MAX; i++)
+			stats->value[i] += c->cnt[i];
+	}
+	return UET_CNT_MAX;
+}

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The rxe mmap protocol: each user ring gets a device-unique offset that
+ * create/resize hand to userspace in a struct mminfo; the process then
+ * mmap()s the uverbs file at that offset, once.
+ */
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+#include <asm/shmparam.h>
+#include <rdma/uverbs_ioctl.h>
+
+#include "uet.h"
+
+struct uet_mmap_info {
+	/* One for the ring's owner, one per VMA mapping the buffer. */
+	struct kref ref;
+	struct uet_dev *udev;
+	/* Only the process that created the ring may map it; never dereferenced. */
+	struct ib_ucontext *ucontext;
+	void *obj;		/* vmalloc_user() buffer, freed with the last ref */
+	struct mminfo info;	/* offset and page-aligned size, as userspace sees them */
+	/* On udev->pending_mmaps from export until mapped, under udev->mmap_lock. */
+	struct list_head pending;
+};
+
+static void uet_mmap_release(struct kref *ref)
+{
+	struct uet_mmap_info *ip = container_of(ref, struct uet_mmap_info, ref);
+	struct uet_dev *udev = ip->udev;
+
+	/* A ring never mapped is still listed: withdraw its offset. */
+	spin_lock(&udev->mmap_lock);
+	list_del(&ip->pending);
+	spin_unlock(&udev->mmap_lock);
+	vfree(ip->obj);
+	kfree(ip);
+}
+
+/* Returns the info with one reference, which owns @obj from now on: the
+ * last uet_mmap_info_put() vfree()s it. Process context.
+ */
+struct uet_mmap_info *uet_mmap_info_create(struct uet_dev *udev, u32 size,
+					   struct ib_udata *udata, void *obj)
+{
+	struct uet_ucontext *uctx;
+	struct uet_mmap_info *ip;
+	u64 len = PAGE_ALIGN((u64)size);
+
+	if (!udata || !size || len > U32_MAX)
+		return ERR_PTR(-EINVAL);
+	uctx = rdma_udata_to_drv_context(udata, struct uet_ucontext, ibuc);
+
+	ip = kzalloc(sizeof(*ip), GFP_KERNEL);
+	if (!ip)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&ip->ref);
+	INIT_LIST_HEAD(&ip->pending);
+	ip->udev = udev;
+	ip->ucontext = &uctx->ibuc;
+	ip->obj = obj;
+	ip->info.size = len;
+
+	spin_lock(&udev->mmap_lock);
+	ip->info.offset = udev->mmap_offset;
+	udev->mmap_offset += ALIGN(len, SHMLBA);
+	spin_unlock(&udev->mmap_lock);
+	return ip;
+}
+
+/* Tell userspace where to map @ip and let it do so. Process context. */
+int uet_mmap_info_export(struct uet_mmap_info *ip, struct mminfo __user *out)
+{
+	struct uet_dev *udev = ip->udev;
+
+	if (copy_to_user(out, &ip->info, sizeof(ip->info)))
+		return -EFAULT;
+
+	spin_lock(&udev->mmap_lock);
+	list_add_tail(&ip->pending, &udev->pending_mmaps);
+	spin_unlock(&udev->mmap_lock);
+	return 0;
+}
+
+void uet_mmap_info_put(struct uet_mmap_info *ip)
+{
+	kref_put(&ip->ref, uet_mmap_release);
+}
+
+/* Fork and VMA splits duplicate the mapping: each copy holds the buffer. */
+static void uet_vma_open(struct vm_area_struct *vma)
+{
+	struct uet_mmap_info *ip = vma->vm_private_data;
+
+	kref_get(&ip->ref);
+}
+
+static void uet_vma_close(struct vm_area_struct *vma)
+{
+	uet_mmap_info_put(vma->vm_private_data);
+}
+
+static const struct vm_operations_struct uet_vm_ops = {
+	.open = uet_vma_open,
+	.close = uet_vma_close,
+};
+
+int uet_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma)
+{
+	struct uet_dev *udev = to_udev(ibuc->device);
+	u64 offset = (u64)vma->vm_pgoff << PAGE_SHIFT;
+	unsigned long size = vma->vm_end - vma->vm_start;
+	struct uet_mmap_info *ip;
+	bool found = false;
+	int err;
+
+	/* A private copy of a ring is useless and would hide the driver's writes. */
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+
+	spin_lock(&udev->mmap_lock);
+	list_for_each_entry(ip, &udev->pending_mmaps, pending) {
+		if (ip->ucontext != ibuc || ip->info.offset != offset)
+			continue;
+		if (size > ip->info.size)
+			break;
+		/* The owner may be dropping its last reference right now. */
+		if (!kref_get_unless_zero(&ip->ref))
+			break;
+		list_del_init(&ip->pending);
+		found = true;
+		break;
+	}
+	spin_unlock(&udev->mmap_lock);
+	if (!found)
+		return -EINVAL;
+
+	err = remap_vmalloc_range(vma, ip->obj, 0);
+	if (err) {
+		uet_mmap_info_put(ip);
+		return err;
+	}
+	vma->vm_ops = &uet_vm_ops;
+	vma->vm_private_data = ip;
+	return 0;
+}

@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Packet delivery context: PSN window, selective acknowledgment,
+ * loss detection and retransmit selection, retransmit timeout. The
+ * receiver delivers each PSN exactly once, in any order; the sender
+ * resends only what the receiver's SACK or NACK says is missing.
+ */
+#include <linux/bitmap.h>
+#include <linux/errno.h>
+#include <linux/log2.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/slab.h>
+
+#include "pdc.h"
+#include "psn.h"
+
+int uet_pdc_tx_init(struct uet_pdc_tx *tx, u32 win, u32 isn)
+{
+	u32 size;
+
+	if (!win || win > UET_PDC_WIN_MAX)
+		return -EINVAL;
+	size = roundup_pow_of_two(win);
+	tx->ring = kvcalloc(size, sizeof(*tx->ring), GFP_KERNEL);
+	if (!tx->ring)
+		return -ENOMEM;
+	tx->ring_mask = size - 1;
+	tx->win = win;
+	tx->una = isn;
+	tx->nxt = isn;
+	tx->sacked_hi = isn;
+	tx->nlost = 0;
+	tx->srtt_ns = 0;
+	tx->rttvar_ns = 0;
+	tx->min_rtt_ns = 0;
+	return 0;
+}
+
+void uet_pdc_tx_free(struct uet_pdc_tx *tx, uet_pdc_release_t release,
+		     void *arg)
+{
+	if (!tx->ring)
+		return;
+	uet_pdc_tx_drop_all(tx, release, arg);
+	kvfree(tx->ring);
+	tx->ring = NULL;
+}
+
+/* Forget every packet in flight (the QP failed): nothing is resent. */
+void uet_pdc_tx_drop_all(struct uet_pdc_tx *tx, uet_pdc_release_t release,
+			 void *arg)
+{
+	u32 psn;
+
+	for (psn = tx->una; psn != tx->nxt; psn++) {
+		struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(tx, psn);
+
+		if (pkt->cookie)
+			release(arg, psn, pkt->cookie);
+		pkt->cookie = NULL;
+		pkt->flags = UET_PDC_ACKED;
+	}
+	tx->una = tx->nxt;
+	tx->sacked_hi = tx->nxt;
+	tx->nlost = 0;
+}
+
+/* Record a new packet; the caller checked uet_pdc_tx_window_open(). */
+u32 uet_pdc_tx_push(struct uet_pdc_tx *tx, void *cookie, u64 now)
+{
+	struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(tx, tx->nxt);
+
+	pkt->cookie = cookie;
+	pkt->sent_ns = now;
+	pkt->flags = 0;
+	pkt->nxmit = 1;
+	return tx->nxt++;
+}
+
+static bool uet_pdc_tx_in_flight(const struct uet_pdc_tx *tx, u32 psn)
+{
+	return uet_psn_after_eq(psn, tx->una) && uet_psn_before(psn, tx->nxt);
+}
+
+static int uet_pdc_tx_mark_acked(struct uet_pdc_tx *tx, u32 psn,
+				 uet_pdc_release_t release, void *arg)
+{
+	struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(tx, psn);
+
+	if (pkt->flags & UET_PDC_ACKED)
+		return 0;
+	if (pkt->flags & UET_PDC_LOST)
+		tx->nlost--;
+	pkt->flags = UET_PDC_ACKED;
+	if (pkt->cookie) {
+		release(arg, psn, pkt->cookie);
+		pkt->cookie = NULL;
+	}
+	if (uet_psn_after_eq(psn, tx->sacked_hi))
+		tx->sacked_hi = psn + 1;
+	return 1;
+}
+
+/* Apply an acknowledgment: every PSN up to and including cack arrived,
+ * and so did sack_base + i for each bit i set in the bitmap. Anything that
+ * does not describe packets in flight is ignored, so a stale, duplicated
+ * or forged ACK can neither move the window backwards nor past what was
+ * sent. Returns the number of packets newly acknowledged.
+ */
+int uet_pdc_tx_ack(struct uet_pdc_tx *tx, u32 cack, u32 sack_base,
+		   u64 sack_bitmap, uet_pdc_release_t release, void *arg)
+{
+	u32 end = cack + 1, psn;
+	int i, newly = 0;
+
+	if (uet_psn_after(end, tx->una) && !uet_psn_after(end, tx->nxt)) {
+		for (psn = tx->una; psn != end; psn++)
+			newly += uet_pdc_tx_mark_acked(tx, psn, release, arg);
+	}
+	for (i = 0; sack_bitmap && i < UET_PDC_SACK_BITS; i++) {
+		if (!(sack_bitmap & BIT_ULL(i)))
+			continue;
+		psn = sack_base + i;
+		if (uet_pdc_tx_in_flight(tx, psn))
+			newly += uet_pdc_tx_mark_acked(tx, psn, release, arg);
+	}
+	while (tx->una != tx->nxt &&
+	       (uet_pdc_tx_pkt(tx, tx->una)->flags & UET_PDC_ACKED))
+		tx->una++;
+	if (uet_psn_before(tx->sacked_hi, tx->una))
+		tx->sacked_hi = tx->una;
+	return newly;
+}
+
+/* RFC 6298 smoothing, from the packet whose arrival triggered an ACK;
+ * call it before uet_pdc_tx_ack() applies that ACK. Only packets sent
+ * once give samples: the ACK of a retransmission cannot say which copy
+ * it answers.
+ */
+void uet_pdc_tx_rtt_sample(struct uet_pdc_tx *tx, u32 psn, u64 now)
+{
+	const struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(tx, psn);
+	u64 rtt, err;
+
+	if (!uet_pdc_tx_in_flight(tx, psn) || (pkt->flags & UET_PDC_ACKED))
+		return;
+	if (pkt->nxmit != 1 || now < pkt->sent_ns)
+		return;
+	rtt = now - pkt->sent_ns;
+	if (!tx->min_rtt_ns || rtt < tx->min_rtt_ns)
+		tx->min_rtt_ns = rtt;
+	if (!tx->srtt_ns) {
+		tx->srtt_ns = rtt;
+		tx->rttvar_ns = rtt / 2;
+		return;
+	}
+	err = rtt > tx->srtt_ns ? rtt - tx->srtt_ns : tx->srtt_ns - rtt;
+	tx->rttvar_ns = tx->rttvar_ns - tx->rttvar_ns / 4 + err / 4;
+	tx->srtt_ns = tx->srtt_ns - tx->srtt_ns / 8 + rtt / 8;
+}
+
+static bool uet_pdc_tx_mark_lost(struct uet_pdc_tx *tx, u32 psn)
+{
+	struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(tx, psn);
+
+	if (pkt->flags & (UET_PDC_ACKED | UET_PDC_LOST))
+		return false;
+	pkt->flags |= UET_PDC_LOST;
+	tx->nlost++;
+	return true;
+}
+
+/* A hole is lost when at least dupthresh later packets were acknowledged
+ * (it is not just overtaken by one or two) and it has been out longer
+ * than 5/4 of the smoothed RTT since its last transmission (it is not
+ * merely on a slower path, as with reordering by delay: a packet held
+ * back by a fixed delay still comes within about one smoothed RTT).
+ * Returns the number of packets newly marked.
+ */
+u32 uet_pdc_tx_detect_loss(struct uet_pdc_tx *tx, u64 now, u32 dupthresh)
+{
+	u64 reo = tx->srtt_ns + tx->srtt_ns / 4;
+	u32 psn, marked = 0;
+
+	if (uet_psn_diff(tx->sacked_hi, tx->una) <= (s32)dupthresh)
+		return 0;
+	for (psn = tx->una; uet_psn_before(psn, tx->sacked_hi - dupthresh); psn++) {
+		const struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(tx, psn);
+
+		if (pkt->flags & (UET_PDC_ACKED | UET_PDC_LOST))
+			continue;
+		if (now - pkt->sent_ns < reo)
+			continue;
+		marked += uet_pdc_tx_mark_lost(tx, psn);
+	}
+	return marked;
+}
+
+/* When the next hole overtaken by dupthresh acknowledged packets becomes
+ * old enough to be declared lost; 0 if there is none. The caller runs
+ * uet_pdc_tx_detect_loss() again then, ACKs or not: at the tail of a
+ * burst no further ACK may come.
+ */
+u64 uet_pdc_tx_loss_deadline(const struct uet_pdc_tx *tx, u32 dupthresh)
+{
+	u64 reo = tx->srtt_ns + tx->srtt_ns / 4;
+	u32 psn;
+
+	if (uet_psn_diff(tx->sacked_hi, tx->una) <= (s32)dupthresh)
+		return 0;
+	for (psn = tx->una; uet_psn_before(psn, tx->sacked_hi - dupthresh); psn++) {
+		const struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(tx, psn);
+
+		if (!(pkt->flags & (UET_PDC_ACKED | UET_PDC_LOST)))
+			return pkt->sent_ns + reo;
+	}
+	return 0;
+}
+
+/* The receiver says psn did not arrive whole (trimmed, or a late hole). */
+bool uet_pdc_tx_nack(struct uet_pdc_tx *tx, u32 psn)
+{
+	if (!uet_pdc_tx_in_flight(tx, psn))
+		return false;
+	return uet_pdc_tx_mark_lost(tx, psn);
+}
+
+/* The retransmit timer fired: nothing was acknowledged for an RTO. Every
+ * packet unacknowledged for at least rto_ns since its last transmission
+ * is presumed lost; younger ones get their own chance, so a stall of the
+ * peer does not turn the whole window into retransmissions. Packets the
+ * SACK covered are never resent.
+ */
+u32 uet_pdc_tx_timeout(struct uet_pdc_tx *tx, u64 now, u64 rto_ns)
+{
+	u32 psn, marked = 0;
+
+	for (psn = tx->una; psn != tx->nxt; psn++)
+		if (now - uet_pdc_tx_pkt(tx, psn)->sent_ns >= rto_ns)
+			marked += uet_pdc_tx_mark_lost(tx, psn);
+	return marked;
+}
+
+/* Earliest packet marked lost: the hole that blocks the window most. */
+bool uet_pdc_tx_next_lost(const struct uet_pdc_tx *tx, u32 *psn)
+{
+	u32 p;
+
+	if (!tx->nlost)
+		return false;
+	for (p = tx->una; p != tx->nxt; p++) {
+		if (uet_pdc_tx_pkt(tx, p)->flags & UET_PDC_LOST) {
+			*psn = p;
+			return true;
+		}
+	}
+	return false;
+}
+
+void uet_pdc_tx_resent(struct uet_pdc_tx *tx, u32 psn, u64 now)
+{
+	struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(tx, psn);
+
+	if (pkt->flags & UET_PDC_LOST) {
+		pkt->flags &= ~UET_PDC_LOST;
+		tx->nlost--;
+	}
+	pkt->sent_ns = now;
+	if (pkt->nxmit < U8_MAX)
+		pkt->nxmit++;
+}
+
+/* The timeout after `backoff` consecutive expiries without progress:
+ * max(rto_min, srtt + 4 rttvar), then growing linearly for the first
+ * `linear` expiries (a lost burst on a sprayed fabric recovers fast),
+ * then doubling, never above rto_max.
+ */
+u64 uet_pdc_rto_ns(const struct uet_pdc_tx *tx, u64 rto_min, u64 rto_max,
+		   u32 backoff, u32 linear)
+{
+	u64 rto = max(rto_min, tx->srtt_ns + 4 * tx->rttvar_ns);
+	u32 shift;
+
+	if (backoff <= linear) {
+		rto *= backoff + 1;
+	} else {
+		rto *= linear + 1;
+		shift = min(backoff - linear, 32U);
+		rto = rto > (rto_max >> shift) ? rto_max : rto << shift;
+	}
+	return min(rto, rto_max);
+}
+
+int uet_pdc_rx_init(struct uet_pdc_rx *rx, u32 win, u32 isn)
+{
+	u32 size;
+
+	if (!win || win > UET_PDC_WIN_MAX)
+		return -EINVAL;
+	size = roundup_pow_of_two(win);
+	rx->map = bitmap_zalloc(size, GFP_KERNEL);
+	if (!rx->map)
+		return -ENOMEM;
+	rx->mask = size - 1;
+	rx->win = win;
+	rx->next = isn;
+	rx->high = isn;
+	return 0;
+}
+
+void uet_pdc_rx_free(struct uet_pdc_rx *rx)
+{
+	bitmap_free(rx->map);
+	rx->map = NULL;
+}
+
+static bool uet_pdc_rx_got(const struct uet_pdc_rx *rx, u32 psn)
+{
+	if (uet_psn_before(psn, rx->next))
+		return true;
+	if (uet_psn_diff(psn, rx->next) >= (s32)rx->win)
+		return false;
+	return test_bit(psn & rx->mask, rx->map);
+}
+
+enum uet_pdc_verdict uet_pdc_rx_check(const struct uet_pdc_rx *rx, u32 psn)
+{
+	if (uet_psn_before(psn, rx->next))
+		return UET_PDC_DUP;
+	if (uet_psn_diff(psn, rx->next) >= (s32)rx->win)
+		return UET_PDC_OUT_OF_WINDOW;
+	return test_bit(psn & rx->mask, rx->map) ? UET_PDC_DUP : UET_PDC_NEW;
+}
+
+/* psn was delivered: the caller got UET_PDC_NEW for it. */
+void uet_pdc_rx_commit(struct uet_pdc_rx *rx, u32 psn)
+{
+	set_bit(psn & rx->mask, rx->map);
+	if (uet_psn_after_eq(psn, rx->high))
+		rx->high = psn + 1;
+	while (test_bit(rx->next & rx->mask, rx->map)) {
+		clear_bit(rx->next & rx->mask, rx->map);
+		rx->next++;
+	}
+}
+
+/* What to put in an ACK for psn: the cumulative PSN and a 64-bit window
+ * of the bitmap. The window starts at the first hole unless psn lies past
+ * it; then it ends at psn, so that over successive ACKs the sender learns
+ * about every packet, not only those near the hole.
+ */
+void uet_pdc_rx_sack(const struct uet_pdc_rx *rx, u32 psn, u32 *cack,
+		     u32 *sack_base, u64 *bitmap)
+{
+	u32 base = rx->next;
+	u64 map = 0;
+	int i;
+
+	if (uet_psn_diff(psn, rx->next) >= UET_PDC_SACK_BITS)
+		base = psn - (UET_PDC_SACK_BITS - 1);
+	for (i = 0; i < UET_PDC_SACK_BITS; i++)
+		if (uet_pdc_rx_got(rx, base + i))
+			map |= BIT_ULL(i);
+	*cack = rx->next - 1;
+	*sack_base = base;
+	*bitmap = map;
+}

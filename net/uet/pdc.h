@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Packet delivery context (PDC): the reliable, unordered packet service
+ * under each QP. One PSN space per direction: the sender tracks every
+ * packet in flight, the receiver a bitmap of what arrived ahead of the
+ * first hole. Pure logic: no ib_core, no sockets, no clock of its own
+ * (callers pass "now" in ns), so KUnit drives it.
+ */
+#ifndef _UET_PDC_H
+#define _UET_PDC_H
+
+#include <linux/types.h>
+
+/* Largest MPR window (packets in flight per direction). */
+#define UET_PDC_WIN_MAX		4096
+#define UET_PDC_SACK_BITS	64
+
+/* Per-packet sender state. */
+#define UET_PDC_ACKED		0x01	/* cumulatively or selectively acked */
+#define UET_PDC_LOST		0x02	/* to be sent again */
+
+struct uet_pdc_pkt {
+	void *cookie;		/* the caller's copy of the packet */
+	u64 sent_ns;		/* last transmission */
+	u8 flags;
+	u8 nxmit;		/* transmissions so far */
+};
+
+struct uet_pdc_tx {
+	u32 una;		/* oldest PSN not acknowledged */
+	u32 nxt;		/* next new PSN */
+	u32 win;		/* MPR: at most win PSNs in [una, nxt) */
+	u32 sacked_hi;		/* one past the highest PSN acknowledged */
+	u32 nlost;		/* packets marked lost, not yet resent */
+	u64 srtt_ns;		/* smoothed RTT, 0 until the first sample */
+	u64 rttvar_ns;
+	u64 min_rtt_ns;
+	struct uet_pdc_pkt *ring;	/* ring_mask + 1 entries, by PSN */
+	u32 ring_mask;
+};
+
+/* Called for each packet the peer acknowledged, in any order. */
+typedef void (*uet_pdc_release_t)(void *arg, u32 psn, void *cookie);
+
+int uet_pdc_tx_init(struct uet_pdc_tx *tx, u32 win, u32 isn);
+void uet_pdc_tx_free(struct uet_pdc_tx *tx, uet_pdc_release_t release,
+		     void *arg);
+
+static inline u32 uet_pdc_tx_inflight(const struct uet_pdc_tx *tx)
+{
+	return tx->nxt - tx->una;
+}
+
+static inline bool uet_pdc_tx_window_open(const struct uet_pdc_tx *tx)
+{
+	return uet_pdc_tx_inflight(tx) < tx->win;
+}
+
+static inline struct uet_pdc_pkt *uet_pdc_tx_pkt(const struct uet_pdc_tx *tx,
+						 u32 psn)
+{
+	return &tx->ring[psn & tx->ring_mask];
+}
+
+u32 uet_pdc_tx_push(struct uet_pdc_tx *tx, void *cookie, u64 now);
+int uet_pdc_tx_ack(struct uet_pdc_tx *tx, u32 cack, u32 sack_base,
+		   u64 sack_bitmap, uet_pdc_release_t release, void *arg);
+void uet_pdc_tx_rtt_sample(struct uet_pdc_tx *tx, u32 psn, u64 now);
+u32 uet_pdc_tx_detect_loss(struct uet_pdc_tx *tx, u64 now, u32 dupthresh);
+u64 uet_pdc_tx_loss_deadline(const struct uet_pdc_tx *tx, u32 dupthresh);
+bool uet_pdc_tx_nack(struct uet_pdc_tx *tx, u32 psn);
+u32 uet_pdc_tx_timeout(struct uet_pdc_tx *tx, u64 now, u64 rto_ns);
+bool uet_pdc_tx_next_lost(const struct uet_pdc_tx *tx, u32 *psn);
+void uet_pdc_tx_resent(struct uet_pdc_tx *tx, u32 psn, u64 now);
+void uet_pdc_tx_drop_all(struct uet_pdc_tx *tx, uet_pdc_release_t release,
+			 void *arg);
+u64 uet_pdc_rto_ns(const struct uet_pdc_tx *tx, u64 rto_min, u64 rto_max,
+		   u32 backoff, u32 linear);
+
+/* Receiver. */
+struct uet_pdc_rx {
+	u32 next;		/* lowest PSN not received: all below were */
+	u32 high;		/* one past the highest PSN received */
+	u32 win;		/* PSNs accepted: [next, next + win) */
+	unsigned long *map;	/* bit psn & mask set when received */
+	u32 mask;
+};
+
+enum uet_pdc_verdict {
+	UET_PDC_NEW,		/* deliver, then uet_pdc_rx_commit() */
+	UET_PDC_DUP,		/* already delivered: acknowledge only */
+	UET_PDC_OUT_OF_WINDOW,	/* ahead of the window: drop */
+};
+
+int uet_pdc_rx_init(struct uet_pdc_rx *rx, u32 win, u32 isn);
+void uet_pdc_rx_free(struct uet_pdc_rx *rx);
+enum uet_pdc_verdict uet_pdc_rx_check(const struct uet_pdc_rx *rx, u32 psn);
+void uet_pdc_rx_commit(struct uet_pdc_rx *rx, u32 psn);
+void uet_pdc_rx_sack(const struct uet_pdc_rx *rx, u32 psn, u32 *cack,
+		     u32 *sack_base, u64 *bitmap);
+
+static inline bool uet_pdc_rx_has_hole(const struct uet_pdc_rx *rx)
+{
+	return rx->high != rx->next;
+}
+
+#endif /* _UET_PDC_H */

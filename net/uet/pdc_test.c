@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: the delivery context on its own, with a fake clock. Window
+ * limits, SACK generation and application, loss detection and the order
+ * of retransmissions, RTO backoff, exactly-once delivery on receive.
+ */
+#include <kunit/test.h>
+
+#include "pdc.h"
+
+#define MS	1000000ULL
+
+struct uet_pdc_test_rel {
+	u32 count;
+	u32 last;
+};
+
+static void uet_pdc_test_release(void *arg, u32 psn, void *cookie)
+{
+	struct uet_pdc_test_rel *rel = arg;
+
+	rel->count++;
+	rel->last = psn;
+}
+
+/* Starts next to the PSN wrap so every case also crosses it. */
+#define ISN	0xfffffff8U
+
+static void uet_pdc_window_test(struct kunit *test)
+{
+	struct uet_pdc_test_rel rel = {};
+	struct uet_pdc_tx tx;
+	u32 i;
+
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_init(&tx, 0, ISN), -EINVAL);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_init(&tx, UET_PDC_WIN_MAX + 1, ISN),
+			-EINVAL);
+	KUNIT_ASSERT_EQ(test, uet_pdc_tx_init(&tx, 12, ISN), 0);
+	for (i = 0; i < 12; i++) {
+		KUNIT_ASSERT_TRUE(test, uet_pdc_tx_window_open(&tx));
+		KUNIT_EXPECT_EQ(test, uet_pdc_tx_push(&tx, &rel, 0), ISN + i);
+	}
+	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_window_open(&tx));
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_inflight(&tx), 12U);
+
+	/* Cumulative ack of the first 4 opens 4 slots. */
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_ack(&tx, ISN + 3, ISN + 4, 0,
+					     uet_pdc_test_release, &rel), 4);
+	KUNIT_EXPECT_EQ(test, tx.una, ISN + 4);
+	KUNIT_EXPECT_EQ(test, rel.count, 4U);
+	KUNIT_EXPECT_TRUE(test, uet_pdc_tx_window_open(&tx));
+
+	/* Stale, repeated and beyond-sent acks change nothing. */
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_ack(&tx, ISN + 1, ISN, 0xff,
+					     uet_pdc_test_release, &rel), 0);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_ack(&tx, ISN + 3, ISN + 4, 0,
+					     uet_pdc_test_release, &rel), 0);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_ack(&tx, ISN + 40, ISN + 40, ~0ULL,
+					     uet_pdc_test_release, &rel), 0);
+	KUNIT_EXPECT_EQ(test, tx.una, ISN + 4);
+	KUNIT_EXPECT_EQ(test, rel.count, 4U);
+
+	uet_pdc_tx_free(&tx, uet_pdc_test_release, &rel);
+	KUNIT_EXPECT_EQ(test, rel.count, 12U);
+}
+
+static void uet_pdc_sack_test(struct kunit *test)
+{
+	struct uet_pdc_test_rel rel = {};
+	struct uet_pdc_tx tx;
+	u32 i, psn;
+
+	KUNIT_ASSERT_EQ(test, uet_pdc_tx_init(&tx, 64, ISN), 0);
+	for (i = 0; i < 10; i++)
+		uet_pdc_tx_push(&tx, &rel, 0);
+
+	/* ISN+0,1 arrived; ISN+2 and ISN+5 missing; 3,4,6..9 arrived. */
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_ack(&tx, ISN + 1, ISN + 2,
+					     0xff & ~BIT(0) & ~BIT(3),
+					     uet_pdc_test_release, &rel), 8);
+	KUNIT_EXPECT_EQ(test, tx.una, ISN + 2);
+	KUNIT_EXPECT_EQ(test, tx.sacked_hi, ISN + 10);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_inflight(&tx), 8U);
+
+	/* Both holes are lost once 3 later packets are acked and time passed. */
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_detect_loss(&tx, 1 * MS, 3), 2U);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_detect_loss(&tx, 1 * MS, 3), 0U);
+	KUNIT_ASSERT_TRUE(test, uet_pdc_tx_next_lost(&tx, &psn));
+	KUNIT_EXPECT_EQ(test, psn, ISN + 2);
+	uet_pdc_tx_resent(&tx, psn, 2 * MS);
+	KUNIT_ASSERT_TRUE(test, uet_pdc_tx_next_lost(&tx, &psn));
+	KUNIT_EXPECT_EQ(test, psn, ISN + 5);
+	uet_pdc_tx_resent(&tx, psn, 2 * MS);
+	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_next_lost(&tx, &psn));
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_pkt(&tx, ISN + 5)->nxmit, 2);
+
+	/* The resent ISN+2 arrives: cumulative jumps to the next hole. */
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_ack(&tx, ISN + 4, ISN + 5, 0,
+					     uet_pdc_test_release, &rel), 1);
+	KUNIT_EXPECT_EQ(test, tx.una, ISN + 5);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_ack(&tx, ISN + 9, ISN + 10, 0,
+					     uet_pdc_test_release, &rel), 1);
+	KUNIT_EXPECT_EQ(test, tx.una, ISN + 10);
+	KUNIT_EXPECT_EQ(test, rel.count, 10U);
+	uet_pdc_tx_free(&tx, uet_pdc_test_release, &rel);
+}
+
+static void uet_pdc_loss_rules_test(struct kunit *test)
+{
+	struct uet_pdc_test_rel rel = {};
+	struct uet_pdc_tx tx;
+	u32 i, psn;
+
+	KUNIT_ASSERT_EQ(test, uet_pdc_tx_init(&tx, 64, ISN), 0);
+	for (i = 0; i < 8; i++)
+		uet_pdc_tx_push(&tx, &rel, i * MS);
+	/* An RTT sample of 10 ms from ISN+0, then it is acked. */
+	uet_pdc_tx_rtt_sample(&tx, ISN, 10 * MS);
+	KUNIT_EXPECT_EQ(test, tx.srtt_ns, 10 * MS);
+	uet_pdc_tx_ack(&tx, ISN, ISN + 1, 0, uet_pdc_test_release, &rel);
+
+	/* ISN+1 missing, only two later packets acked: reordering, not loss. */
+	uet_pdc_tx_ack(&tx, ISN, ISN + 2, 0x3, uet_pdc_test_release, &rel);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_detect_loss(&tx, 100 * MS, 3), 0U);
+	/* Enough later packets, but ISN+1 was sent only 11 ms ago. */
+	uet_pdc_tx_ack(&tx, ISN, ISN + 2, 0x3f, uet_pdc_test_release, &rel);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_detect_loss(&tx, 12 * MS, 3), 0U);
+	/* 5/4 srtt after it was sent it is lost. */
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_detect_loss(&tx, 1 * MS + 12500000, 3), 1U);
+
+	/* A NACK marks exactly the PSN named, once, and only if in flight. */
+	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_nack(&tx, ISN + 1));
+	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_nack(&tx, ISN + 3));
+	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_nack(&tx, ISN + 8));
+	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_nack(&tx, ISN - 1));
+	KUNIT_ASSERT_TRUE(test, uet_pdc_tx_next_lost(&tx, &psn));
+	KUNIT_EXPECT_EQ(test, psn, ISN + 1);
+	uet_pdc_tx_resent(&tx, psn, 20 * MS);
+
+	/* A timeout resends what is unacked and older than the RTO, never what
+	 * the SACK covered.
+	 */
+	uet_pdc_tx_push(&tx, &rel, 20 * MS);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_timeout(&tx, 25 * MS, 10 * MS), 0U);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_timeout(&tx, 30 * MS, 10 * MS), 2U);
+	KUNIT_ASSERT_TRUE(test, uet_pdc_tx_next_lost(&tx, &psn));
+	KUNIT_EXPECT_EQ(test, psn, ISN + 1);
+	uet_pdc_tx_resent(&tx, psn, 30 * MS);
+	KUNIT_ASSERT_TRUE(test, uet_pdc_tx_next_lost(&tx, &psn));
+	KUNIT_EXPECT_EQ(test, psn, ISN + 8);
+	uet_pdc_tx_resent(&tx, psn, 30 * MS);
+	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_next_lost(&tx, &psn));
+	uet_pdc_tx_free(&tx, uet_pdc_test_release, &rel);
+}
+
+static void uet_pdc_rto_test(struct kunit *test)
+{
+	struct uet_pdc_tx tx = { .srtt_ns = 1 * MS, .rttvar_ns = MS / 4 };
+
+	/* srtt + 4 rttvar = 2 ms; linear for 2 expiries, then doubling. */
+	KUNIT_EXPECT_EQ(test, uet_pdc_rto_ns(&tx, MS, 100 * MS, 0, 2), 2 * MS);
+	KUNIT_EXPECT_EQ(test, uet_pdc_rto_ns(&tx, MS, 100 * MS, 1, 2), 4 * MS);
+	KUNIT_EXPECT_EQ(test, uet_pdc_rto_ns(&tx, MS, 100 * MS, 2, 2), 6 * MS);
+	KUNIT_EXPECT_EQ(test, uet_pdc_rto_ns(&tx, MS, 100 * MS, 3, 2), 12 * MS);
+	KUNIT_EXPECT_EQ(test, uet_pdc_rto_ns(&tx, MS, 100 * MS, 4, 2), 24 * MS);
+	KUNIT_EXPECT_EQ(test, uet_pdc_rto_ns(&tx, MS, 100 * MS, 6, 2), 96 * MS);
+	KUNIT_EXPECT_EQ(test, uet_pdc_rto_ns(&tx, MS, 100 * MS, 7, 2), 100 * MS);
+	KUNIT_EXPECT_EQ(test, uet_pdc_rto_ns(&tx, MS, 100 * MS, 200, 2), 100 * MS);
+	/* The floor applies before any sample. */
+	tx.srtt_ns = 0;
+	tx.rttvar_ns = 0;
+	KUNIT_EXPECT_EQ(test, uet_pdc_rto_ns(&tx, 5 * MS, 100 * MS, 0, 2), 5 * MS);
+}
+
+static void uet_pdc_rx_test(struct kunit *test)
+{
+	struct uet_pdc_rx rx;
+	u32 cack, base;
+	u64 map;
+
+	KUNIT_ASSERT_EQ(test, uet_pdc_rx_init(&rx, 128, ISN), 0);
+	KUNIT_EXPECT_EQ(test, uet_pdc_rx_check(&rx, ISN), UET_PDC_NEW);
+	KUNIT_EXPECT_EQ(test, uet_pdc_rx_check(&rx, ISN - 1), UET_PDC_DUP);
+	KUNIT_EXPECT_EQ(test, uet_pdc_rx_check(&rx, ISN + 127), UET_PDC_NEW);
+	KUNIT_EXPECT_EQ(test, uet_pdc_rx_check(&rx, ISN + 128),
+			UET_PDC_OUT_OF_WINDOW);
+
+	/* ISN+1 and ISN+3 arrive first. */
+	uet_pdc_rx_commit(&rx, ISN + 1);
+	uet_pdc_rx_commit(&rx, ISN + 3);
+	KUNIT_EXPECT_TRUE(test, uet_pdc_rx_has_hole(&rx));
+	KUNIT_EXPECT_EQ(test, uet_pdc_rx_check(&rx, ISN + 3), UET_PDC_DUP);
+	uet_pdc_rx_sack(&rx, ISN + 3, &cack, &base, &map);
+	KUNIT_EXPECT_EQ(test, cack, ISN - 1);
+	KUNIT_EXPECT_EQ(test, base, ISN);
+	KUNIT_EXPECT_EQ(test, map, 0xaULL);
+
+	uet_pdc_rx_commit(&rx, ISN);
+	KUNIT_EXPECT_EQ(test, rx.next, ISN + 2);
+	uet_pdc_rx_commit(&rx, ISN + 2);
+	KUNIT_EXPECT_EQ(test, rx.next, ISN + 4);
+	KUNIT_EXPECT_FALSE(test, uet_pdc_rx_has_hole(&rx));
+	uet_pdc_rx_sack(&rx, ISN + 2, &cack, &base, &map);
+	KUNIT_EXPECT_EQ(test, cack, ISN + 3);
+	KUNIT_EXPECT_EQ(test, map, 0ULL);
+
+	/* Far past the hole the window ends at the PSN that arrived. */
+	uet_pdc_rx_commit(&rx, ISN + 100);
+	uet_pdc_rx_sack(&rx, ISN + 100, &cack, &base, &map);
+	KUNIT_EXPECT_EQ(test, base, ISN + 37);
+	KUNIT_EXPECT_EQ(test, map, BIT_ULL(63));
+	/* Slots freed by the cumulative advance are clean for reuse. */
+	KUNIT_EXPECT_EQ(test, uet_pdc_rx_check(&rx, ISN + 129), UET_PDC_NEW);
+	uet_pdc_rx_free(&rx);
+}
+
+static void uet_pdc_end_to_end_test(struct kunit *test)
+{
+	struct uet_pdc_test_rel rel = {};
+	struct uet_pdc_tx tx;
+	struct uet_pdc_rx rx;
+	u32 cack, base, psn, i, resent = 0;
+	u64 map;
+
+	/* 32 packets, every 5th lost once: only those are resent. */
+	KUNIT_ASSERT_EQ(test, uet_pdc_tx_init(&tx, 32, ISN), 0);
+	KUNIT_ASSERT_EQ(test, uet_pdc_rx_init(&rx, 32, ISN), 0);
+	for (i = 0; i < 32; i++) {
+		psn = uet_pdc_tx_push(&tx, &rel, 0);
+		if (i % 5 == 4)
+			continue;
+		KUNIT_ASSERT_EQ(test, uet_pdc_rx_check(&rx, psn), UET_PDC_NEW);
+		uet_pdc_rx_commit(&rx, psn);
+		uet_pdc_rx_sack(&rx, psn, &cack, &base, &map);
+		uet_pdc_tx_ack(&tx, cack, base, map, uet_pdc_test_release, &rel);
+	}
+	uet_pdc_tx_detect_loss(&tx, MS, 3);
+	while (uet_pdc_tx_next_lost(&tx, &psn)) {
+		uet_pdc_tx_resent(&tx, psn, MS);
+		resent++;
+		KUNIT_ASSERT_EQ(test, uet_pdc_rx_check(&rx, psn), UET_PDC_NEW);
+		uet_pdc_rx_commit(&rx, psn);
+		uet_pdc_rx_sack(&rx, psn, &cack, &base, &map);
+		uet_pdc_tx_ack(&tx, cack, base, map, uet_pdc_test_release, &rel);
+	}
+	/* 4, 9, 14, 19, 24 are older than 3 acked packets; 29 is not. */
+	KUNIT_EXPECT_EQ(test, resent, 5U);
+	KUNIT_EXPECT_EQ(test, tx.una, ISN + 29);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_timeout(&tx, 2 * MS, MS), 1U);
+	KUNIT_ASSERT_TRUE(test, uet_pdc_tx_next_lost(&tx, &psn));
+	KUNIT_EXPECT_EQ(test, psn, ISN + 29);
+	uet_pdc_rx_free(&rx);
+	uet_pdc_tx_free(&tx, uet_pdc_test_release, &rel);
+	KUNIT_EXPECT_EQ(test, rel.count, 32U);
+}
+
+static struct kunit_case uet_pdc_cases[] = {
+	KUNIT_CASE(uet_pdc_window_test),
+	KUNIT_CASE(uet_pdc_sack_test),
+	KUNIT_CASE(uet_pdc_loss_rules_test),
+	KUNIT_CASE(uet_pdc_rto_test),
+	KUNIT_CASE(uet_pdc_rx_test),
+	KUNIT_CASE(uet_pdc_end_to_end_test),
+	{}
+};
+
+static struct kunit_suite uet_pdc_suite = {
+	.name = "uet_pdc",
+	.test_cases = uet_pdc_cases,
+};
+
+kunit_test_suite(uet_pdc_suite);

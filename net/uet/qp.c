@@ -1,0 +1,741 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Queue pairs: the verbs (create, modify, query, destroy, post), the work
+ * item and timers that drive each QP's engine, and packet transmission.
+ *
+ * Execution model: everything a QP does on the wire runs in its work
+ * item on an unbound workqueue (one instance at a time per QP, QPs in
+ * parallel). The receive path only queues packets to it; timers only
+ * schedule it. modify_qp waits for the work item with flush_work() before
+ * it touches engine state.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/hash.h>
+#include <net/inet_ecn.h>
+
+#include "qp.h"
+#include "udp.h"
+
+static struct workqueue_struct *uet_wq;
+
+int uet_qp_wq_init(void)
+{
+	uet_wq = alloc_workqueue("uet", WQ_UNBOUND, 0);
+	return uet_wq ? 0 : -ENOMEM;
+}
+
+void uet_qp_wq_exit(void)
+{
+	destroy_workqueue(uet_wq);
+}
+
+struct uet_qp *uet_qp_get(struct uet_dev *udev, u32 qpn)
+{
+	struct uet_qp *qp;
+
+	rcu_read_lock();
+	qp = xa_load(&udev->qps, qpn);
+	if (qp && !refcount_inc_not_zero(&qp->ref))
+		qp = NULL;
+	rcu_read_unlock();
+	return qp;
+}
+
+void uet_qp_put(struct uet_qp *qp)
+{
+	if (refcount_dec_and_test(&qp->ref))
+		complete(&qp->free);
+}
+
+void uet_qp_schedule(struct uet_qp *qp)
+{
+	if (!READ_ONCE(qp->dying))
+		queue_work(uet_wq, &qp->work);
+}
+
+u8 uet_qp_tos(u8 dscp, bool ect)
+{
+	return dscp << 2 | (ect ? INET_ECN_ECT_0 : INET_ECN_NOT_ECT);
+}
+
+struct sk_buff *uet_qp_alloc_skb(struct uet_qp *qp, unsigned int hdr_len)
+{
+	unsigned int headroom = UET_SKB_HEADROOM(qp->udev->ndev);
+	struct sk_buff *skb;
+
+	skb = alloc_skb(headroom + hdr_len, GFP_KERNEL);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, headroom);
+	return skb;
+}
+
+int uet_qp_xmit(struct uet_qp *qp, struct sk_buff *skb, u8 tos)
+{
+	struct uet_dev *udev = qp->udev;
+	unsigned int len = skb->len;
+	int err;
+
+	err = uet_udp_xmit(udev, skb, &qp->path, qp->entropy, tos);
+	if (!err) {
+		uet_inc(udev, UET_CNT_TX_PKTS);
+		uet_count(udev, UET_CNT_TX_BYTES, len);
+	}
+	return err;
+}
+
+int uet_qp_send_ack(struct uet_qp *qp)
+{
+	struct uet_resp *resp = qp->resp;
+	struct uet_pds_ack ack = {
+		.spdcid = qp->ibqp.qp_num,
+		.dpdcid = qp->dest_qpn,
+		.flags = resp->ack_ecn ? UET_PDS_ACK_F_ECN : 0,
+	};
+	struct sk_buff *skb;
+	u32 base;
+	s32 off;
+
+	uet_pdc_rx_sack(&qp->rx, resp->ack_psn, &ack.cack_psn, &base,
+			&ack.sack_bitmap);
+	off = resp->ack_psn - ack.cack_psn;
+	ack.ack_psn_offset = clamp_t(s32, off, S16_MIN, S16_MAX);
+	ack.sack_psn_offset = base - ack.cack_psn;
+	ack.mpr = min_t(u32, qp->rx.win, U8_MAX);
+
+	skb = uet_qp_alloc_skb(qp, sizeof(struct uet_pds_ack_hdr));
+	if (!skb)
+		return -ENOMEM;
+	uet_pds_ack_pack(&ack, skb_put(skb, sizeof(struct uet_pds_ack_hdr)),
+			 sizeof(struct uet_pds_ack_hdr));
+	resp->ack_pending = 0;
+	resp->ack_now = false;
+	resp->ack_ecn = false;
+	uet_inc(qp->udev, UET_CNT_ACK_TX);
+	return uet_qp_xmit(qp, skb, uet_qp_tos(UET_DSCP_CONTROL, false));
+}
+
+int uet_qp_send_nack(struct uet_qp *qp, u32 psn, u8 code, u8 vendor,
+		     u32 payload)
+{
+	struct uet_pds_nack nack = {
+		.code = code,
+		.vendor_code = vendor,
+		.psn = psn,
+		.spdcid = qp->ibqp.qp_num,
+		.dpdcid = qp->dest_qpn,
+		.payload = payload,
+	};
+	struct sk_buff *skb;
+
+	skb = uet_qp_alloc_skb(qp, sizeof(struct uet_pds_nack_hdr));
+	if (!skb)
+		return -ENOMEM;
+	uet_pds_nack_pack(&nack, skb_put(skb, sizeof(struct uet_pds_nack_hdr)),
+			  sizeof(struct uet_pds_nack_hdr));
+	uet_inc(qp->udev, UET_CNT_NACK_TX);
+	return uet_qp_xmit(qp, skb, uet_qp_tos(UET_DSCP_CONTROL, false));
+}
+
+static enum ib_qp_state uet_qp_state(struct uet_qp *qp)
+{
+	enum ib_qp_state state;
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->state_lock, flags);
+	state = qp->state;
+	spin_unlock_irqrestore(&qp->state_lock, flags);
+	return state;
+}
+
+/* Move to the error state from the engine (a fatal completion). */
+void uet_qp_error(struct uet_qp *qp)
+{
+	unsigned long flags;
+	bool changed;
+
+	spin_lock_irqsave(&qp->state_lock, flags);
+	changed = qp->state != IB_QPS_ERR && qp->state != IB_QPS_RESET;
+	if (changed)
+		qp->state = IB_QPS_ERR;
+	spin_unlock_irqrestore(&qp->state_lock, flags);
+	if (changed && qp->ibqp.event_handler) {
+		struct ib_event ev = {
+			.device = qp->ibqp.device,
+			.element.qp = &qp->ibqp,
+			.event = IB_EVENT_QP_FATAL,
+		};
+
+		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+	}
+	uet_qp_schedule(qp);
+}
+
+static void uet_qp_work(struct work_struct *work)
+{
+	struct uet_qp *qp = container_of(work, struct uet_qp, work);
+	enum ib_qp_state state = uet_qp_state(qp);
+	struct sk_buff *skb;
+	int n;
+
+	if (READ_ONCE(qp->dying) || state == IB_QPS_RESET ||
+	    state == IB_QPS_INIT) {
+		skb_queue_purge(&qp->rxq);
+		return;
+	}
+	if (state == IB_QPS_ERR) {
+		skb_queue_purge(&qp->rxq);
+		uet_req_flush(qp);
+		uet_resp_flush(qp);
+		return;
+	}
+
+	for (n = 0; n < UET_WORK_BUDGET && (skb = skb_dequeue(&qp->rxq)); n++)
+		uet_resp_rcv(qp, skb);
+
+	/* An RTR QP sends only responses to the peer's READs and atomics. */
+	if (atomic_xchg(&qp->rto_pending, 0))
+		uet_req_rto(qp);
+	uet_req_run(qp, state != IB_QPS_RTR);
+	uet_resp_ack(qp, ktime_get_ns());
+
+	if (!skb_queue_empty(&qp->rxq))
+		uet_qp_schedule(qp);
+}
+
+static enum hrtimer_restart uet_qp_rto_timer(struct hrtimer *t)
+{
+	struct uet_qp *qp = container_of(t, struct uet_qp, rto_timer);
+
+	atomic_set(&qp->rto_pending, 1);
+	uet_qp_schedule(qp);
+	return HRTIMER_NORESTART;
+}
+
+static enum hrtimer_restart uet_qp_ack_timer(struct hrtimer *t)
+{
+	uet_qp_schedule(container_of(t, struct uet_qp, ack_timer));
+	return HRTIMER_NORESTART;
+}
+
+static enum hrtimer_restart uet_qp_rnr_timer(struct hrtimer *t)
+{
+	uet_qp_schedule(container_of(t, struct uet_qp, rnr_timer));
+	return HRTIMER_NORESTART;
+}
+
+static enum hrtimer_restart uet_qp_reo_timer(struct hrtimer *t)
+{
+	uet_qp_schedule(container_of(t, struct uet_qp, reo_timer));
+	return HRTIMER_NORESTART;
+}
+
+static int uet_qp_check_cap(struct uet_dev *udev, struct ib_qp_init_attr *init)
+{
+	struct ib_qp_cap *cap = &init->cap;
+
+	if (cap->max_send_wr < 1 || cap->max_send_wr > UET_MAX_QP_WR ||
+	    cap->max_send_sge > UET_MAX_SGE ||
+	    cap->max_inline_data > UET_MAX_INLINE)
+		return -EINVAL;
+	if (init->srq) {
+		cap->max_recv_wr = 0;
+		cap->max_recv_sge = 0;
+	} else if (cap->max_recv_wr < 1 || cap->max_recv_wr > UET_MAX_QP_WR ||
+		   cap->max_recv_sge > UET_MAX_SGE) {
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static u16 uet_qp_entropy(u32 qpn, u32 dest_qpn)
+{
+	/* Distinct QPs pick distinct ECMP paths; 0xc000.. is the ephemeral range. */
+	return 0xc000 | hash_32(qpn << 16 | dest_qpn, 14);
+}
+
+int uet_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
+		  struct ib_udata *udata)
+{
+	struct uet_dev *udev = to_udev(ibqp->device);
+	struct uet_qp *qp = to_uqp(ibqp);
+	struct rxe_create_qp_resp __user *uresp = NULL;
+	unsigned int n, sq_space;
+	u32 qpn;
+	int err;
+
+	if (init->qp_type != IB_QPT_RC)
+		return -EOPNOTSUPP;
+	if (init->create_flags)
+		return -EOPNOTSUPP;
+	err = uet_qp_check_cap(udev, init);
+	if (err)
+		return err;
+	if (udata) {
+		if (udata->inlen)
+			return -EINVAL;
+		if (udata->outlen < sizeof(*uresp))
+			return -EINVAL;
+		uresp = udata->outbuf;
+		qp->is_user = true;
+	}
+
+	qp->udev = udev;
+	refcount_set(&qp->ref, 1);
+	init_completion(&qp->free);
+	spin_lock_init(&qp->state_lock);
+	spin_lock_init(&qp->sq_lock);
+	spin_lock_init(&qp->rq_lock);
+	qp->state = IB_QPS_RESET;
+	qp->scq = to_ucq(init->send_cq);
+	qp->rcq = to_ucq(init->recv_cq);
+	qp->srq = init->srq ? to_usrq(init->srq) : NULL;
+	qp->sq_sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
+	qp->mtu = ib_mtu_enum_to_int(IB_MTU_1024);
+	qp->retry_cnt = 7;
+	qp->rnr_retry = 7;
+	INIT_WORK(&qp->work, uet_qp_work);
+	skb_queue_head_init(&qp->rxq);
+	hrtimer_init(&qp->rto_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	qp->rto_timer.function = uet_qp_rto_timer;
+	hrtimer_init(&qp->ack_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	qp->ack_timer.function = uet_qp_ack_timer;
+	hrtimer_init(&qp->rnr_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	qp->rnr_timer.function = uet_qp_rnr_timer;
+	hrtimer_init(&qp->reo_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	qp->reo_timer.function = uet_qp_reo_timer;
+
+	/* Inline data and the SGE list share the WQE's tail, as in rxe. */
+	sq_space = max_t(u32, init->cap.max_send_sge * sizeof(struct rxe_sge),
+			 init->cap.max_inline_data);
+	init->cap.max_send_sge = sq_space / sizeof(struct rxe_sge);
+	init->cap.max_inline_data = sq_space;
+	n = init->cap.max_send_wr;
+	err = uet_queue_init(&qp->sq, &n, sizeof(struct rxe_send_wqe) + sq_space,
+			     UET_QUEUE_FROM_CLIENT);
+	if (err)
+		return err;
+	init->cap.max_send_wr = n;
+	qp->cap = init->cap;
+
+	if (!qp->srq) {
+		n = init->cap.max_recv_wr;
+		err = uet_queue_init(&qp->rq, &n, sizeof(struct rxe_recv_wqe) +
+				     init->cap.max_recv_sge * sizeof(struct rxe_sge),
+				     UET_QUEUE_FROM_CLIENT);
+		if (err)
+			goto err_sq;
+		init->cap.max_recv_wr = n;
+		qp->cap.max_recv_wr = n;
+	}
+
+	err = uet_pdc_tx_init(&qp->tx, UET_MPR_DEFAULT, 0);
+	if (err)
+		goto err_rq;
+	err = uet_pdc_rx_init(&qp->rx, UET_MPR_DEFAULT, 0);
+	if (err)
+		goto err_tx;
+	err = uet_req_init(qp);
+	if (err)
+		goto err_rx;
+	err = uet_resp_init(qp);
+	if (err)
+		goto err_req;
+
+	if (uresp) {
+		if (!qp->srq) {
+			err = uet_queue_mmap_out(udev, &qp->rq, udata, &uresp->rq_mi);
+			if (err)
+				goto err_resp;
+		}
+		err = uet_queue_mmap_out(udev, &qp->sq, udata, &uresp->sq_mi);
+		if (err)
+			goto err_resp;
+	}
+
+	err = xa_alloc_cyclic(&udev->qps, &qpn, NULL,
+			      XA_LIMIT(UET_MIN_QPN, UET_MAX_QPN), &udev->qp_next,
+			      GFP_KERNEL);
+	if (err < 0)
+		goto err_resp;
+	ibqp->qp_num = qpn;
+	/* Visible to the receive path only now that it is whole. */
+	xa_store(&udev->qps, qpn, qp, GFP_KERNEL);
+	return 0;
+
+err_resp:
+	uet_resp_free(qp);
+err_req:
+	uet_req_free(qp);
+err_rx:
+	uet_pdc_rx_free(&qp->rx);
+err_tx:
+	uet_pdc_tx_free(&qp->tx, uet_req_release_pkt, qp);
+err_rq:
+	if (!qp->srq)
+		uet_queue_cleanup(&qp->rq);
+err_sq:
+	uet_queue_cleanup(&qp->sq);
+	return err;
+}
+
+/* Stop the engine and wait until nothing runs: timers, work, lookups. */
+static void uet_qp_quiesce(struct uet_qp *qp)
+{
+	hrtimer_cancel(&qp->rto_timer);
+	hrtimer_cancel(&qp->ack_timer);
+	hrtimer_cancel(&qp->rnr_timer);
+	hrtimer_cancel(&qp->reo_timer);
+	flush_work(&qp->work);
+}
+
+int uet_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
+{
+	struct uet_qp *qp = to_uqp(ibqp);
+	struct uet_dev *udev = qp->udev;
+
+	xa_erase(&udev->qps, ibqp->qp_num);
+	uet_qp_put(qp);
+	wait_for_completion(&qp->free);
+
+	WRITE_ONCE(qp->dying, true);
+	cancel_work_sync(&qp->work);
+	hrtimer_cancel(&qp->rto_timer);
+	hrtimer_cancel(&qp->ack_timer);
+	hrtimer_cancel(&qp->rnr_timer);
+	hrtimer_cancel(&qp->reo_timer);
+	skb_queue_purge(&qp->rxq);
+
+	uet_resp_free(qp);
+	uet_req_free(qp);
+	uet_pdc_rx_free(&qp->rx);
+	uet_pdc_tx_free(&qp->tx, uet_req_release_pkt, qp);
+	if (!qp->srq)
+		uet_queue_cleanup(&qp->rq);
+	uet_queue_cleanup(&qp->sq);
+	return 0;
+}
+
+/* IB RNR timer encoding (IBA table 45) in microseconds. */
+static const u32 uet_rnr_usec[32] = {
+	655360, 10, 20, 30, 40, 60, 80, 120, 160, 240, 320, 480, 640, 960,
+	1280, 1920, 2560, 3840, 5120, 7680, 10240, 15360, 20480, 30720,
+	40960, 61440, 81920, 122880, 163840, 245760, 327680, 491520,
+};
+
+u64 uet_qp_rnr_ns(u8 timer)
+{
+	return (u64)uet_rnr_usec[timer & 31] * NSEC_PER_USEC;
+}
+
+static int uet_qp_check_attr(struct uet_qp *qp, struct ib_qp_attr *attr,
+			     int mask)
+{
+	if ((mask & IB_QP_PORT) && attr->port_num != UET_PORT)
+		return -EINVAL;
+	if ((mask & IB_QP_PKEY_INDEX) && attr->pkey_index)
+		return -EINVAL;
+	if ((mask & IB_QP_PATH_MTU) &&
+	    (attr->path_mtu < IB_MTU_256 || attr->path_mtu > IB_MTU_4096))
+		return -EINVAL;
+	if ((mask & IB_QP_MAX_QP_RD_ATOMIC) &&
+	    attr->max_rd_atomic > UET_MAX_RD_ATOMIC)
+		return -EINVAL;
+	if ((mask & IB_QP_MAX_DEST_RD_ATOMIC) &&
+	    attr->max_dest_rd_atomic > UET_MAX_RD_ATOMIC)
+		return -EINVAL;
+	if ((mask & IB_QP_RETRY_CNT) && attr->retry_cnt > 7)
+		return -EINVAL;
+	if ((mask & IB_QP_RNR_RETRY) && attr->rnr_retry > 7)
+		return -EINVAL;
+	if ((mask & IB_QP_MIN_RNR_TIMER) && attr->min_rnr_timer > 31)
+		return -EINVAL;
+	if ((mask & IB_QP_DEST_QPN) &&
+	    (attr->dest_qp_num < UET_MIN_QPN || attr->dest_qp_num > UET_MAX_QPN))
+		return -EINVAL;
+	if ((mask & IB_QP_ACCESS_FLAGS) &&
+	    (attr->qp_access_flags & ~(IB_ACCESS_REMOTE_WRITE |
+				       IB_ACCESS_REMOTE_READ |
+				       IB_ACCESS_REMOTE_ATOMIC |
+				       IB_ACCESS_LOCAL_WRITE)))
+		return -EINVAL;
+	return 0;
+}
+
+int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		  struct ib_udata *udata)
+{
+	struct uet_qp *qp = to_uqp(ibqp);
+	struct uet_dev *udev = qp->udev;
+	enum ib_qp_state cur, new;
+	struct uet_path path;
+	unsigned long flags;
+	int err;
+
+	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
+		return -EOPNOTSUPP;
+	cur = (mask & IB_QP_CUR_STATE) ? attr->cur_qp_state : uet_qp_state(qp);
+	new = (mask & IB_QP_STATE) ? attr->qp_state : cur;
+	if (!ib_modify_qp_is_ok(cur, new, IB_QPT_RC, mask))
+		return -EINVAL;
+	err = uet_qp_check_attr(qp, attr, mask);
+	if (err)
+		return err;
+	if (mask & IB_QP_AV) {
+		err = uet_path_from_ah(udev, &attr->ah_attr, &path);
+		if (err)
+			return err;
+	}
+
+	/* Engine state changes below only with the work idle. */
+	if (new == IB_QPS_RESET || new == IB_QPS_RTR || new == IB_QPS_RTS)
+		uet_qp_quiesce(qp);
+
+	spin_lock_irqsave(&qp->state_lock, flags);
+	if (mask & IB_QP_ACCESS_FLAGS)
+		qp->access = attr->qp_access_flags;
+	if (mask & IB_QP_AV)
+		qp->path = path;
+	if (mask & IB_QP_PATH_MTU) {
+		enum ib_mtu mtu = min(attr->path_mtu,
+				      uet_ib_mtu(READ_ONCE(udev->ndev->mtu)));
+
+		qp->mtu = ib_mtu_enum_to_int(mtu);
+	}
+	if (mask & IB_QP_TIMEOUT)
+		qp->timeout = attr->timeout;
+	if (mask & IB_QP_RETRY_CNT)
+		qp->retry_cnt = attr->retry_cnt;
+	if (mask & IB_QP_RNR_RETRY)
+		qp->rnr_retry = attr->rnr_retry;
+	if (mask & IB_QP_MIN_RNR_TIMER)
+		qp->min_rnr_timer = attr->min_rnr_timer;
+	if (mask & IB_QP_MAX_QP_RD_ATOMIC)
+		qp->max_rd_atomic = attr->max_rd_atomic;
+	if (mask & IB_QP_MAX_DEST_RD_ATOMIC)
+		qp->max_dest_rd_atomic = attr->max_dest_rd_atomic;
+	if (mask & IB_QP_DEST_QPN) {
+		qp->dest_qpn = attr->dest_qp_num;
+		qp->entropy = uet_qp_entropy(ibqp->qp_num, qp->dest_qpn);
+	}
+	if (mask & IB_QP_QKEY)
+		qp->qkey = attr->qkey;
+	if (mask & IB_QP_RQ_PSN)
+		qp->rq_psn = attr->rq_psn;
+	if ((mask & IB_QP_SQ_PSN) && !qp->tx_used) {
+		qp->tx.una = attr->sq_psn;
+		qp->tx.nxt = attr->sq_psn;
+		qp->tx.sacked_hi = attr->sq_psn;
+	}
+	if (mask & IB_QP_STATE) {
+		qp->state = new;
+		qp->sq_draining = new == IB_QPS_SQD;
+	}
+	spin_unlock_irqrestore(&qp->state_lock, flags);
+
+	if (new == IB_QPS_RESET) {
+		skb_queue_purge(&qp->rxq);
+		qp->tx_used = false;
+		qp->tx_synced = false;
+		qp->rx_synced = false;
+		uet_req_reset(qp);
+		uet_resp_reset(qp);
+	}
+	if (new == IB_QPS_ERR || new == IB_QPS_RTS || new == IB_QPS_SQD)
+		uet_qp_schedule(qp);
+	return 0;
+}
+
+int uet_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		 struct ib_qp_init_attr *init)
+{
+	struct uet_qp *qp = to_uqp(ibqp);
+	unsigned long flags;
+
+	memset(attr, 0, sizeof(*attr));
+	spin_lock_irqsave(&qp->state_lock, flags);
+	attr->qp_state = qp->state;
+	attr->cur_qp_state = qp->state;
+	attr->path_mtu = ib_mtu_int_to_enum(qp->mtu);
+	attr->path_mig_state = IB_MIG_MIGRATED;
+	attr->qkey = qp->qkey;
+	attr->rq_psn = qp->rx_synced ? qp->rx.next : qp->rq_psn;
+	attr->sq_psn = qp->tx.nxt;
+	attr->dest_qp_num = qp->dest_qpn;
+	attr->qp_access_flags = qp->access;
+	attr->cap = qp->cap;
+	attr->port_num = UET_PORT;
+	attr->max_rd_atomic = qp->max_rd_atomic;
+	attr->max_dest_rd_atomic = qp->max_dest_rd_atomic;
+	attr->min_rnr_timer = qp->min_rnr_timer;
+	attr->timeout = qp->timeout;
+	attr->retry_cnt = qp->retry_cnt;
+	attr->rnr_retry = qp->rnr_retry;
+	attr->sq_draining = qp->sq_draining;
+	spin_unlock_irqrestore(&qp->state_lock, flags);
+
+	memset(init, 0, sizeof(*init));
+	init->send_cq = qp->ibqp.send_cq;
+	init->recv_cq = qp->ibqp.recv_cq;
+	init->srq = qp->ibqp.srq;
+	init->cap = qp->cap;
+	init->qp_type = IB_QPT_RC;
+	init->sq_sig_type = qp->sq_sig_all ? IB_SIGNAL_ALL_WR : IB_SIGNAL_REQ_WR;
+	return 0;
+}
+
+/* Kernel consumers: a WR becomes a WQE in the same ring users write. */
+static int uet_post_one_send(struct uet_qp *qp, const struct ib_send_wr *wr)
+{
+	struct rxe_send_wqe *wqe;
+	u32 i, length = 0;
+
+	if (wr->num_sge > qp->cap.max_send_sge)
+		return -EINVAL;
+	if (uet_queue_client_full(&qp->sq))
+		return -ENOMEM;
+	wqe = uet_queue_client_producer_addr(&qp->sq);
+	memset(wqe, 0, sizeof(*wqe));
+	wqe->wr.wr_id = wr->wr_id;
+	wqe->wr.opcode = wr->opcode;
+	wqe->wr.send_flags = wr->send_flags;
+	wqe->wr.ex.imm_data = wr->ex.imm_data;
+
+	switch (wr->opcode) {
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+	case IB_WR_RDMA_READ:
+		wqe->wr.wr.rdma.remote_addr = rdma_wr(wr)->remote_addr;
+		wqe->wr.wr.rdma.rkey = rdma_wr(wr)->rkey;
+		wqe->iova = rdma_wr(wr)->remote_addr;
+		break;
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		wqe->wr.wr.atomic.remote_addr = atomic_wr(wr)->remote_addr;
+		wqe->wr.wr.atomic.compare_add = atomic_wr(wr)->compare_add;
+		wqe->wr.wr.atomic.swap = atomic_wr(wr)->swap;
+		wqe->wr.wr.atomic.rkey = atomic_wr(wr)->rkey;
+		wqe->iova = atomic_wr(wr)->remote_addr;
+		break;
+	case IB_WR_LOCAL_INV:
+		wqe->wr.ex.invalidate_rkey = wr->ex.invalidate_rkey;
+		break;
+	case IB_WR_SEND_WITH_INV:
+		wqe->wr.ex.invalidate_rkey = wr->ex.invalidate_rkey;
+		break;
+	case IB_WR_REG_MR:
+		wqe->wr.wr.reg.mr = reg_wr(wr)->mr;
+		wqe->wr.wr.reg.key = reg_wr(wr)->key;
+		wqe->wr.wr.reg.access = reg_wr(wr)->access;
+		break;
+	case IB_WR_SEND:
+	case IB_WR_SEND_WITH_IMM:
+		break;
+	default:
+		return -EINVAL;
+	}
+
+	if ((wr->send_flags & IB_SEND_INLINE) &&
+	    (wr->opcode == IB_WR_SEND || wr->opcode == IB_WR_SEND_WITH_IMM ||
+	     wr->opcode == IB_WR_RDMA_WRITE ||
+	     wr->opcode == IB_WR_RDMA_WRITE_WITH_IMM)) {
+		u8 *p = wqe->dma.inline_data;
+
+		for (i = 0; i < wr->num_sge; i++) {
+			if (wr->sg_list[i].length > qp->cap.max_inline_data - length)
+				return -EINVAL;
+			memcpy(p, (void *)(uintptr_t)wr->sg_list[i].addr,
+			       wr->sg_list[i].length);
+			p += wr->sg_list[i].length;
+			length += wr->sg_list[i].length;
+		}
+	} else {
+		for (i = 0; i < wr->num_sge; i++) {
+			wqe->dma.sge[i].addr = wr->sg_list[i].addr;
+			wqe->dma.sge[i].length = wr->sg_list[i].length;
+			wqe->dma.sge[i].lkey = wr->sg_list[i].lkey;
+			length += wr->sg_list[i].length;
+		}
+		wqe->dma.num_sge = wr->num_sge;
+	}
+	wqe->dma.length = length;
+	wqe->dma.resid = length;
+	uet_queue_client_advance_producer(&qp->sq);
+	return 0;
+}
+
+int uet_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		  const struct ib_send_wr **bad_wr)
+{
+	struct uet_qp *qp = to_uqp(ibqp);
+	enum ib_qp_state state = uet_qp_state(qp);
+	unsigned long flags;
+	int err = 0;
+
+	/* librxe's doorbell: the WQEs are already in the shared ring. */
+	if (qp->is_user) {
+		uet_qp_schedule(qp);
+		return 0;
+	}
+	if (state < IB_QPS_RTS && state != IB_QPS_ERR) {
+		*bad_wr = wr;
+		return -EINVAL;
+	}
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	for (; wr; wr = wr->next) {
+		err = uet_post_one_send(qp, wr);
+		if (err) {
+			*bad_wr = wr;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	uet_qp_schedule(qp);
+	return err;
+}
+
+int uet_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+		  const struct ib_recv_wr **bad_wr)
+{
+	struct uet_qp *qp = to_uqp(ibqp);
+	struct rxe_recv_wqe *wqe;
+	unsigned long flags;
+	int err = 0;
+	u32 i, length;
+
+	if (qp->srq || uet_qp_state(qp) == IB_QPS_RESET) {
+		*bad_wr = wr;
+		return -EINVAL;
+	}
+	spin_lock_irqsave(&qp->rq_lock, flags);
+	for (; wr; wr = wr->next) {
+		if (wr->num_sge > qp->cap.max_recv_sge)
+			err = -EINVAL;
+		else if (uet_queue_client_full(&qp->rq))
+			err = -ENOMEM;
+		if (err) {
+			*bad_wr = wr;
+			break;
+		}
+		wqe = uet_queue_client_producer_addr(&qp->rq);
+		wqe->wr_id = wr->wr_id;
+		length = 0;
+		for (i = 0; i < wr->num_sge; i++) {
+			wqe->dma.sge[i].addr = wr->sg_list[i].addr;
+			wqe->dma.sge[i].length = wr->sg_list[i].length;
+			wqe->dma.sge[i].lkey = wr->sg_list[i].lkey;
+			length += wr->sg_list[i].length;
+		}
+		wqe->dma.num_sge = wr->num_sge;
+		wqe->dma.length = length;
+		wqe->dma.resid = length;
+		wqe->dma.cur_sge = 0;
+		wqe->dma.sge_offset = 0;
+		uet_queue_client_advance_producer(&qp->rq);
+	}
+	spin_unlock_irqrestore(&qp->rq_lock, flags);
+	if (uet_qp_state(qp) == IB_QPS_ERR)
+		uet_qp_schedule(qp);
+	return err;
+}

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The transport engine of a QP: requester (req.c), responder (resp.c),
+ * and the glue that runs them (qp.c). All state here belongs to the
+ * QP's work item: only one instance of it runs at a time, so it needs no
+ * lock of its own.
+ */
+#ifndef _UET_QP_H
+#define _UET_QP_H
+
+#include "uet.h"
+#include "wire.h"
+
+/* Transport defaults until the netlink family makes them settable. */
+#define UET_MPR_DEFAULT		256	/* packets in flight: a few BDP */
+#define UET_ACK_EVERY		4	/* coalesce up to this many packets */
+#define UET_ACK_DELAY_NS	(50 * NSEC_PER_USEC)
+#define UET_DUPTHRESH		3	/* later packets acked before a hole is lost */
+#define UET_RTO_MIN_NS		(50 * NSEC_PER_MSEC)
+#define UET_RTO_MAX_NS		(2 * NSEC_PER_SEC)
+#define UET_RTO_LINEAR		2	/* expiries with linear backoff */
+#define UET_RX_BACKLOG		2048	/* received packets queued per QP */
+#define UET_WORK_BUDGET		64	/* packets per run before yielding */
+#define UET_RMSG_MAX		64	/* receive-consuming messages in flight */
+
+/* DSCPs (shared with sch_uet's defaults, Documentation/uet/sch_uet.rst). */
+#define UET_DSCP_DATA		26
+#define UET_DSCP_RETX		28
+#define UET_DSCP_CONTROL	48
+#define UET_DSCP_TRIMMED	30
+
+/* Private copy of a send WQE and what the requester knows about it. */
+struct uet_swqe {
+	u32 seq;		/* request id on the wire (READ, atomics) */
+	u32 first_psn;
+	u32 last_psn;
+	u32 sent;		/* payload bytes segmented so far */
+	u32 length;
+	u32 rcvd;		/* READ: response bytes placed */
+	u32 msn;		/* receive-consuming ops: message number */
+	u8 opcode;		/* IB_WR_* */
+	u8 npkts_sent;		/* nonzero once the first packet left */
+	bool segmented;		/* every packet built */
+	bool responded;		/* READ/atomic: the whole response arrived */
+	bool consumes_rmsg;
+	bool rd_atomic;
+	enum ib_wc_status status;
+	struct rxe_send_wqe wqe;	/* followed by sge[] or inline data */
+};
+
+/* A READ or atomic the peer asked for, answered from our PSN space. */
+struct uet_rjob {
+	u32 seq;		/* the requester's id, echoed */
+	u8 opcode;		/* UET_OP_READ_RESP or UET_OP_ATOMIC_RESP */
+	u64 addr;
+	u32 rkey;
+	u32 length;
+	u32 offset;		/* bytes answered so far */
+	u64 orig;		/* atomic: value before the operation */
+};
+
+/* A receive-consuming message the peer is sending us. */
+struct uet_rmsg {
+	bool bound;		/* a receive WQE is attached */
+	bool known;		/* a packet of it arrived: msg_len/op valid */
+	u8 opcode;		/* UET_OP_* */
+	u8 flags;
+	u32 msg_len;
+	u32 rcvd;
+	u32 imm;
+	enum ib_wc_status status;
+	struct rxe_recv_wqe *wqe;	/* copy, with its sge[] */
+};
+
+struct uet_req {
+	/* Private send queue: copies of the WQEs taken from the ring. */
+	u8 *swq;
+	u32 swqe_size;
+	u32 swq_mask;
+	u32 head;		/* oldest WQE not completed */
+	u32 cur;		/* WQE being segmented */
+	u32 tail;		/* next free slot */
+	u32 seq;		/* next request id */
+	u32 msn;		/* next receive-consuming message number */
+	u32 rd_atomic;		/* READ/atomics outstanding */
+	u32 rmsg;		/* receive-consuming messages outstanding */
+
+	/* Responses we owe the peer. */
+	struct uet_rjob *jobs;
+	u32 jobs_head, jobs_tail, jobs_mask;
+
+	u32 backoff;		/* RTO expiries without progress */
+	u32 rnr_count;
+	u64 rnr_until_ns;	/* no transmission before (RNR wait) */
+	bool rto_fired;
+	bool error;		/* a WQE failed: flush everything */
+};
+
+struct uet_resp {
+	struct uet_rmsg *rmsg;
+	u32 rmsg_done;		/* first msn not completed */
+	u32 rmsg_bound;		/* first msn without a receive WQE */
+	u32 rqe_size;		/* bytes of one receive WQE copy */
+
+	/* ACK coalescing. */
+	u32 ack_pending;	/* packets not yet acknowledged */
+	u32 ack_psn;		/* last PSN that arrived */
+	bool ack_now;
+	bool ack_ecn;		/* a CE mark arrived since the last ACK */
+	u64 ack_deadline_ns;	/* the oldest unacknowledged packet's ACK is due */
+};
+
+static inline struct uet_swqe *uet_swqe(const struct uet_req *req, u32 i)
+{
+	return (struct uet_swqe *)(req->swq + (i & req->swq_mask) * req->swqe_size);
+}
+
+/* qp.c */
+int uet_qp_wq_init(void);
+void uet_qp_wq_exit(void);
+u64 uet_qp_rnr_ns(u8 timer);
+struct uet_qp *uet_qp_get(struct uet_dev *udev, u32 qpn);
+void uet_qp_put(struct uet_qp *qp);
+void uet_qp_schedule(struct uet_qp *qp);
+void uet_qp_error(struct uet_qp *qp);
+u8 uet_qp_tos(u8 dscp, bool ect);
+int uet_qp_xmit(struct uet_qp *qp, struct sk_buff *skb, u8 tos);
+struct sk_buff *uet_qp_alloc_skb(struct uet_qp *qp, unsigned int hdr_len);
+int uet_qp_send_ack(struct uet_qp *qp);
+int uet_qp_send_nack(struct uet_qp *qp, u32 psn, u8 code, u8 vendor,
+		     u32 payload);
+
+/* req.c */
+int uet_req_init(struct uet_qp *qp);
+void uet_req_free(struct uet_qp *qp);
+void uet_req_reset(struct uet_qp *qp);
+void uet_req_release_pkt(void *arg, u32 psn, void *cookie);
+void uet_req_run(struct uet_qp *qp, bool sq_active);
+void uet_req_rcv_ack(struct uet_qp *qp, struct sk_buff *skb);
+void uet_req_rcv_nack(struct uet_qp *qp, struct sk_buff *skb);
+void uet_req_rto(struct uet_qp *qp);
+void uet_req_flush(struct uet_qp *qp);
+int uet_req_rcv_resp(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
+		     struct sk_buff *skb, int off, u32 len);
+int uet_req_queue_job(struct uet_qp *qp, const struct uet_rjob *job);
+bool uet_req_jobs_full(const struct uet_qp *qp);
+
+/* resp.c */
+int uet_resp_init(struct uet_qp *qp);
+void uet_resp_free(struct uet_qp *qp);
+void uet_resp_reset(struct uet_qp *qp);
+int uet_sge_place(struct uet_qp *qp, const struct rxe_sge *sge, u32 num_sge,
+		  u32 offset, struct sk_buff *skb, int skb_off, u32 len);
+int uet_sge_place_buf(struct uet_qp *qp, const struct rxe_sge *sge,
+		      u32 num_sge, const void *buf, u32 len);
+void uet_resp_rcv(struct uet_qp *qp, struct sk_buff *skb);
+void uet_resp_flush(struct uet_qp *qp);
+void uet_resp_ack(struct uet_qp *qp, u64 now);
+
+#endif /* _UET_QP_H */

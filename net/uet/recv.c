@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Receive demultiplexing, in softirq context: find the destination QP
+ * of a packet and queue it to the QP's work item. Only the fixed part of
+ * the PDS header is read here; everything else is parsed by the work.
+ */
+#include <asm/unaligned.h>
+
+#include "qp.h"
+#include "udp.h"
+
+/* Bytes that must be present for each PDS type uet accepts. */
+static unsigned int uet_rcv_min_len(int type)
+{
+	switch (type) {
+	case UET_PDS_RUD_REQ:
+		return sizeof(struct uet_pds_req_hdr) +
+		       sizeof(struct uet_verbs_hdr_wire);
+	case UET_PDS_ACK_CC:
+		return sizeof(struct uet_pds_ack_hdr);
+	case UET_PDS_NACK:
+		return sizeof(struct uet_pds_nack_hdr);
+	default:
+		return 0;
+	}
+}
+
+void uet_rcv(struct uet_dev *udev, struct sk_buff *skb)
+{
+	unsigned int need;
+	struct uet_qp *qp;
+	int type;
+	u16 dpdcid;
+
+	uet_inc(udev, UET_CNT_RX_PKTS);
+	uet_count(udev, UET_CNT_RX_BYTES, skb->len);
+
+	if (!pskb_may_pull(skb, sizeof(__be16)))
+		goto malformed;
+	type = uet_pds_type(skb->data, skb_headlen(skb));
+	need = uet_rcv_min_len(type);
+	if (!need || !pskb_may_pull(skb, need))
+		goto malformed;
+
+	/* dpdcid sits at bytes 10..11 of all three headers: the QPN. */
+	BUILD_BUG_ON(offsetof(struct uet_pds_req_hdr, dpdcid) != 10);
+	BUILD_BUG_ON(offsetof(struct uet_pds_ack_hdr, dpdcid) != 10);
+	BUILD_BUG_ON(offsetof(struct uet_pds_nack_hdr, dpdcid) != 10);
+	dpdcid = get_unaligned_be16(skb->data + 10);
+
+	qp = uet_qp_get(udev, dpdcid);
+	if (!qp) {
+		uet_inc(udev, UET_CNT_DROP_NO_QP);
+		kfree_skb(skb);
+		return;
+	}
+	if (skb_queue_len(&qp->rxq) >= UET_RX_BACKLOG) {
+		uet_inc(udev, UET_CNT_DROP_BACKLOG);
+		kfree_skb(skb);
+	} else {
+		skb_queue_tail(&qp->rxq, skb);
+		uet_qp_schedule(qp);
+	}
+	uet_qp_put(qp);
+	return;
+
+malformed:
+	uet_inc(udev, UET_CNT_DROP_MALFORMED);
+	kfree_skb(skb);
+}

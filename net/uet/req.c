@@ -1,0 +1,891 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Requester: takes WQEs from the send ring, cuts them into packets in
+ * the QP's PSN space, resends what the peer reports missing, answers the
+ * peer's READs and atomics from the same PSN space, and retires WQEs
+ * into completions in order.
+ *
+ * A packet is built once and kept (payload in a page fragment) until
+ * the peer acknowledges it; each transmission sends a copy of its
+ * headers sharing the payload page.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/highmem.h>
+#include <asm/unaligned.h>
+
+#include "qp.h"
+#include "psn.h"
+#include "udp.h"
+
+#define UET_REQ_HDR_LEN	(sizeof(struct uet_pds_req_hdr) + \
+			 sizeof(struct uet_verbs_hdr_wire))
+
+void uet_req_release_pkt(void *arg, u32 psn, void *cookie)
+{
+	kfree_skb(cookie);
+}
+
+int uet_req_init(struct uet_qp *qp)
+{
+	struct uet_req *req;
+	u32 slots = uet_queue_slots(&qp->sq);
+
+	req = kzalloc(sizeof(*req), GFP_KERNEL);
+	if (!req)
+		return -ENOMEM;
+	req->swqe_size = ALIGN(offsetof(struct uet_swqe, wqe) +
+			       (1U << qp->sq.log2_elem_size), 8);
+	req->swq = kvcalloc(slots, req->swqe_size, GFP_KERNEL);
+	req->jobs = kcalloc(UET_MAX_RD_ATOMIC, sizeof(*req->jobs), GFP_KERNEL);
+	if (!req->swq || !req->jobs) {
+		kvfree(req->swq);
+		kfree(req->jobs);
+		kfree(req);
+		return -ENOMEM;
+	}
+	req->swq_mask = slots - 1;
+	req->jobs_mask = UET_MAX_RD_ATOMIC - 1;
+	qp->req = req;
+	return 0;
+}
+
+void uet_req_free(struct uet_qp *qp)
+{
+	struct uet_req *req = qp->req;
+
+	if (!req)
+		return;
+	kvfree(req->swq);
+	kfree(req->jobs);
+	kfree(req);
+	qp->req = NULL;
+}
+
+/* Back to a fresh QP (modify to RESET); the work item is idle. */
+void uet_req_reset(struct uet_qp *qp)
+{
+	struct uet_req *req = qp->req;
+
+	uet_pdc_tx_drop_all(&qp->tx, uet_req_release_pkt, qp);
+	req->head = 0;
+	req->cur = 0;
+	req->tail = 0;
+	req->rd_atomic = 0;
+	req->rmsg = 0;
+	req->jobs_head = 0;
+	req->jobs_tail = 0;
+	req->backoff = 0;
+	req->rnr_count = 0;
+	req->rnr_until_ns = 0;
+	req->error = false;
+	/* Whatever the consumer left in the ring is gone too. */
+	uet_queue_discard(&qp->sq);
+}
+
+static bool uet_req_op_valid(u32 opcode, bool is_user)
+{
+	switch (opcode) {
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+	case IB_WR_SEND:
+	case IB_WR_SEND_WITH_IMM:
+	case IB_WR_SEND_WITH_INV:
+	case IB_WR_RDMA_READ:
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		return true;
+	case IB_WR_LOCAL_INV:
+	case IB_WR_REG_MR:
+		return !is_user;
+	default:
+		return false;
+	}
+}
+
+static bool uet_req_is_inline(const struct rxe_send_wqe *wqe)
+{
+	switch (wqe->wr.opcode) {
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+	case IB_WR_SEND:
+	case IB_WR_SEND_WITH_IMM:
+	case IB_WR_SEND_WITH_INV:
+		return wqe->wr.send_flags & IB_SEND_INLINE;
+	default:
+		return false;
+	}
+}
+
+/* Copy a WQE out of the ring before looking at it: userspace may rewrite
+ * the slot at any time, so only the private copy is validated and used.
+ */
+static void uet_req_fetch(struct uet_qp *qp)
+{
+	struct uet_req *req = qp->req;
+	u32 elem = 1U << qp->sq.log2_elem_size;
+
+	while (req->tail - req->head <= req->swq_mask &&
+	       uet_queue_count(&qp->sq)) {
+		struct uet_swqe *w = uet_swqe(req, req->tail);
+		struct rxe_send_wqe *wqe = &w->wqe;
+		u64 length = 0;
+		u32 i;
+
+		/* The slot is larger than struct rxe_send_wqe: SGEs follow. */
+		memcpy((u8 *)w + offsetof(struct uet_swqe, wqe),
+		       uet_queue_consumer_addr(&qp->sq), elem);
+		uet_queue_advance_consumer(&qp->sq);
+
+		w->seq = req->seq++;
+		w->opcode = wqe->wr.opcode;
+		w->sent = 0;
+		w->rcvd = 0;
+		w->npkts_sent = 0;
+		w->segmented = false;
+		w->responded = false;
+		w->status = IB_WC_SUCCESS;
+		w->rd_atomic = w->opcode == IB_WR_RDMA_READ ||
+			       w->opcode == IB_WR_ATOMIC_CMP_AND_SWP ||
+			       w->opcode == IB_WR_ATOMIC_FETCH_AND_ADD;
+		w->consumes_rmsg = w->opcode == IB_WR_SEND ||
+				   w->opcode == IB_WR_SEND_WITH_IMM ||
+				   w->opcode == IB_WR_SEND_WITH_INV ||
+				   w->opcode == IB_WR_RDMA_WRITE_WITH_IMM;
+		req->tail++;
+
+		if (!uet_req_op_valid(w->opcode, qp->is_user)) {
+			w->status = IB_WC_LOC_QP_OP_ERR;
+			continue;
+		}
+		if (uet_req_is_inline(wqe)) {
+			length = wqe->dma.length;
+			if (length > qp->cap.max_inline_data)
+				w->status = IB_WC_LOC_LEN_ERR;
+		} else {
+			if (wqe->dma.num_sge > qp->cap.max_send_sge) {
+				w->status = IB_WC_LOC_QP_OP_ERR;
+				continue;
+			}
+			for (i = 0; i < wqe->dma.num_sge; i++)
+				length += wqe->dma.sge[i].length;
+		}
+		if (length > UET_MAX_MSG_SIZE)
+			w->status = IB_WC_LOC_LEN_ERR;
+		if ((w->opcode == IB_WR_ATOMIC_CMP_AND_SWP ||
+		     w->opcode == IB_WR_ATOMIC_FETCH_AND_ADD) &&
+		    (length != sizeof(u64) || wqe->dma.num_sge != 1))
+			w->status = IB_WC_LOC_LEN_ERR;
+		w->length = length;
+	}
+}
+
+/* Gather len bytes at offset of a WQE's local buffers. */
+static int uet_req_gather(struct uet_qp *qp, struct uet_swqe *w, u32 offset,
+			  void *buf, u32 len)
+{
+	struct rxe_send_wqe *wqe = &w->wqe;
+	u32 i, chunk;
+	int err;
+
+	if (uet_req_is_inline(wqe)) {
+		memcpy(buf, wqe->dma.inline_data + offset, len);
+		return 0;
+	}
+	for (i = 0; i < wqe->dma.num_sge && len; i++) {
+		const struct rxe_sge *sge = &wqe->dma.sge[i];
+		struct uet_mr *mr;
+
+		if (offset >= sge->length) {
+			offset -= sge->length;
+			continue;
+		}
+		chunk = min(len, sge->length - offset);
+		mr = uet_mr_get(qp->udev, sge->lkey, false);
+		if (!mr)
+			return -EACCES;
+		err = uet_mr_check(mr, qp->ibqp.pd, 0, sge->addr + offset, chunk);
+		if (!err)
+			err = uet_mr_copy(mr, sge->addr + offset, buf, chunk,
+					  UET_FROM_MR);
+		uet_mr_put(mr);
+		if (err)
+			return err;
+		buf += chunk;
+		len -= chunk;
+		offset = 0;
+	}
+	return len ? -EINVAL : 0;
+}
+
+/* A packet with room for its headers; the payload goes in a page. */
+static struct sk_buff *uet_req_new_pkt(struct uet_qp *qp, u32 paylen,
+				       struct page **page)
+{
+	struct sk_buff *skb;
+
+	*page = NULL;
+	skb = uet_qp_alloc_skb(qp, UET_REQ_HDR_LEN + UET_ATOMIC_REQ_LEN);
+	if (!skb)
+		return NULL;
+	skb_put(skb, UET_REQ_HDR_LEN);
+	if (paylen) {
+		*page = alloc_page(GFP_KERNEL);
+		if (!*page) {
+			kfree_skb(skb);
+			return NULL;
+		}
+	}
+	return skb;
+}
+
+static void uet_req_attach_page(struct sk_buff *skb, struct page *page,
+				u32 len)
+{
+	skb_fill_page_desc(skb, 0, page, 0, len);
+	skb->len += len;
+	skb->data_len += len;
+	skb->truesize += PAGE_SIZE;
+}
+
+static void uet_req_set_hdrs(struct uet_qp *qp, struct sk_buff *skb, u32 psn,
+			     const struct uet_verbs_hdr *vh, bool ackreq)
+{
+	struct uet_pds_req pds = {
+		.type = UET_PDS_RUD_REQ,
+		.next_hdr = UET_NEXT_VERBS,
+		.flags = ackreq ? UET_PDS_REQ_F_ACKREQ : 0,
+		/* Everything before una is cleared (acknowledged). */
+		.clear_psn_offset = qp->tx.una - psn,
+		.psn = psn,
+		.spdcid = qp->ibqp.qp_num,
+		.dpdcid = qp->dest_qpn,
+	};
+
+	if (!qp->tx_synced)
+		pds.flags |= UET_PDS_REQ_F_SYN;
+
+	uet_pds_req_pack(&pds, skb->data, sizeof(struct uet_pds_req_hdr));
+	uet_verbs_pack(vh, skb->data + sizeof(struct uet_pds_req_hdr),
+		       sizeof(struct uet_verbs_hdr_wire));
+}
+
+static void uet_req_arm_rto(struct uet_qp *qp, bool restart)
+{
+	struct uet_req *req = qp->req;
+	u64 rto;
+
+	if (!restart && hrtimer_active(&qp->rto_timer))
+		return;
+	rto = uet_pdc_rto_ns(&qp->tx, UET_RTO_MIN_NS, UET_RTO_MAX_NS,
+			     req->backoff, UET_RTO_LINEAR);
+	hrtimer_start(&qp->rto_timer, ns_to_ktime(rto), HRTIMER_MODE_REL);
+}
+
+/* Send the kept packet psn, first time or again. */
+static int uet_req_xmit_psn(struct uet_qp *qp, u32 psn, bool retx)
+{
+	struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(&qp->tx, psn);
+	struct sk_buff *skb;
+	u8 dscp = retx ? UET_DSCP_RETX : UET_DSCP_DATA;
+
+	skb = pskb_copy(pkt->cookie, GFP_KERNEL);
+	if (!skb)
+		return -ENOMEM;
+	if (retx) {
+		skb->data[1] |= UET_PDS_REQ_F_RETX;
+		uet_inc(qp->udev, UET_CNT_RETX_PKTS);
+	}
+	return uet_qp_xmit(qp, skb, uet_qp_tos(dscp, true));
+}
+
+static void uet_req_push(struct uet_qp *qp, struct sk_buff *skb, u32 psn)
+{
+	u64 now = ktime_get_ns();
+
+	qp->tx_used = true;
+	uet_pdc_tx_push(&qp->tx, skb, now);
+	uet_req_xmit_psn(qp, psn, false);
+	uet_req_arm_rto(qp, false);
+}
+
+/* One packet of a response we owe the peer. */
+static int uet_req_job_pkt(struct uet_qp *qp, struct uet_rjob *job)
+{
+	u32 psn = qp->tx.nxt, len = 0;
+	struct uet_verbs_hdr vh = {
+		.opcode = job->opcode,
+		.msn = job->seq,
+		.msg_len = job->length,
+		.offset = job->offset,
+	};
+	struct sk_buff *skb;
+	struct page *page;
+	int err = 0;
+
+	if (job->opcode == UET_OP_READ_RESP)
+		len = min(qp->mtu, job->length - job->offset);
+	skb = uet_req_new_pkt(qp, len, &page);
+	if (!skb)
+		return -ENOMEM;
+	if (job->opcode == UET_OP_ATOMIC_RESP) {
+		vh.pay_len = UET_ATOMIC_RESP_LEN;
+		put_unaligned_be64(job->orig, skb_put(skb, UET_ATOMIC_RESP_LEN));
+	} else if (len) {
+		struct uet_mr *mr = uet_mr_get(qp->udev, job->rkey, true);
+		u64 iova = job->addr + job->offset;
+
+		err = mr ? uet_mr_check(mr, qp->ibqp.pd, IB_ACCESS_REMOTE_READ,
+					iova, len) : -EACCES;
+		if (!err)
+			err = uet_mr_copy(mr, iova, page_address(page), len,
+					  UET_FROM_MR);
+		if (mr)
+			uet_mr_put(mr);
+		if (err) {
+			__free_page(page);
+			kfree_skb(skb);
+			return err;
+		}
+		uet_req_attach_page(skb, page, len);
+		vh.pay_len = len;
+	}
+	uet_req_set_hdrs(qp, skb, psn, &vh, true);
+	job->offset += len;
+	uet_req_push(qp, skb, psn);
+	return 0;
+}
+
+static u8 uet_req_wire_op(u8 opcode)
+{
+	switch (opcode) {
+	case IB_WR_RDMA_WRITE:
+		return UET_OP_WRITE;
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		return UET_OP_WRITE_IMM;
+	case IB_WR_SEND:
+		return UET_OP_SEND;
+	case IB_WR_SEND_WITH_IMM:
+		return UET_OP_SEND_IMM;
+	case IB_WR_SEND_WITH_INV:
+		return UET_OP_SEND_INV;
+	case IB_WR_RDMA_READ:
+		return UET_OP_READ_REQ;
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+		return UET_OP_CMP_SWAP;
+	default:
+		return UET_OP_FETCH_ADD;
+	}
+}
+
+/* Build and send the next packet of WQE w. */
+static int uet_req_wqe_pkt(struct uet_qp *qp, struct uet_swqe *w)
+{
+	struct rxe_send_wqe *wqe = &w->wqe;
+	u32 psn = qp->tx.nxt, len = 0;
+	struct uet_verbs_hdr vh = {
+		.opcode = uet_req_wire_op(w->opcode),
+		.msn = w->consumes_rmsg ? w->msn : w->seq,
+		.msg_len = w->length,
+		.offset = w->sent,
+		.addr = wqe->iova,
+		.rkey = wqe->wr.wr.rdma.rkey,
+	};
+	struct sk_buff *skb;
+	struct page *page;
+	bool last;
+	int err;
+
+	if (wqe->wr.send_flags & IB_SEND_SOLICITED)
+		vh.flags |= UET_VF_SOLICITED;
+	if (w->opcode == IB_WR_SEND_WITH_INV)
+		vh.imm = wqe->wr.ex.invalidate_rkey;
+	else
+		vh.imm = be32_to_cpu(wqe->wr.ex.imm_data);
+	if (!w->rd_atomic)
+		len = min(qp->mtu, w->length - w->sent);
+
+	skb = uet_req_new_pkt(qp, len, &page);
+	if (!skb)
+		return -ENOMEM;
+	if (w->rd_atomic && w->opcode != IB_WR_RDMA_READ) {
+		u8 *p = skb_put(skb, UET_ATOMIC_REQ_LEN);
+
+		vh.addr = wqe->wr.wr.atomic.remote_addr;
+		vh.rkey = wqe->wr.wr.atomic.rkey;
+		put_unaligned_be64(wqe->wr.wr.atomic.compare_add, p);
+		put_unaligned_be64(wqe->wr.wr.atomic.swap, p + 8);
+		vh.pay_len = UET_ATOMIC_REQ_LEN;
+	} else if (len) {
+		err = uet_req_gather(qp, w, w->sent, page_address(page), len);
+		if (err) {
+			__free_page(page);
+			kfree_skb(skb);
+			w->status = IB_WC_LOC_PROT_ERR;
+			return err;
+		}
+		uet_req_attach_page(skb, page, len);
+		vh.pay_len = len;
+	}
+
+	w->sent += len;
+	last = w->rd_atomic || w->sent == w->length;
+	uet_req_set_hdrs(qp, skb, psn, &vh, last);
+	if (!w->npkts_sent++)
+		w->first_psn = psn;
+	w->last_psn = psn;
+	if (last)
+		w->segmented = true;
+	uet_req_push(qp, skb, psn);
+	return 0;
+}
+
+/* Local operations run when they reach the front of the send queue. */
+static void uet_req_local_op(struct uet_qp *qp, struct uet_swqe *w)
+{
+	struct rxe_send_wqe *wqe = &w->wqe;
+	int err;
+
+	if (w->opcode == IB_WR_LOCAL_INV) {
+		err = uet_mr_invalidate(qp->udev, qp->ibqp.pd,
+					wqe->wr.ex.invalidate_rkey);
+	} else {
+		struct ib_reg_wr reg = {
+			.mr = wqe->wr.wr.reg.mr,
+			.key = wqe->wr.wr.reg.key,
+			.access = wqe->wr.wr.reg.access,
+		};
+
+		err = uet_mr_fast_reg(qp->udev, qp->ibqp.pd, &reg);
+	}
+	if (err)
+		w->status = IB_WC_MW_BIND_ERR;
+	w->segmented = true;
+}
+
+static void uet_req_resend(struct uet_qp *qp, int *budget)
+{
+	u64 now = ktime_get_ns();
+	u32 psn;
+
+	while (*budget > 0 && uet_pdc_tx_next_lost(&qp->tx, &psn)) {
+		uet_pdc_tx_resent(&qp->tx, psn, now);
+		uet_req_xmit_psn(qp, psn, true);
+		(*budget)--;
+	}
+	uet_req_arm_rto(qp, false);
+}
+
+/* May w start now? Ordering and resource rules of RC. */
+static bool uet_req_may_start(struct uet_qp *qp, struct uet_swqe *w)
+{
+	struct uet_req *req = qp->req;
+
+	if (qp->sq_draining)
+		return false;
+	if (w->rd_atomic && req->rd_atomic >= max_t(u32, qp->max_rd_atomic, 1))
+		return false;
+	if ((w->wqe.wr.send_flags & IB_SEND_FENCE) && req->rd_atomic)
+		return false;
+	if (w->consumes_rmsg && req->rmsg >= UET_RMSG_MAX)
+		return false;
+	return true;
+}
+
+static void uet_req_send_new(struct uet_qp *qp, int *budget)
+{
+	struct uet_req *req = qp->req;
+
+	while (*budget > 0 && req->jobs_head != req->jobs_tail &&
+	       uet_pdc_tx_window_open(&qp->tx)) {
+		struct uet_rjob *job = &req->jobs[req->jobs_head & req->jobs_mask];
+
+		if (uet_req_job_pkt(qp, job)) {
+			/* The region went away under the READ: drop it, the
+			 * requester times out.
+			 */
+			req->jobs_head++;
+			continue;
+		}
+		(*budget)--;
+		if (job->offset == job->length)
+			req->jobs_head++;
+	}
+
+	while (*budget > 0 && req->cur != req->tail) {
+		struct uet_swqe *w = uet_swqe(req, req->cur);
+
+		if (w->status != IB_WC_SUCCESS)
+			break;
+		if (w->opcode == IB_WR_LOCAL_INV || w->opcode == IB_WR_REG_MR) {
+			uet_req_local_op(qp, w);
+			req->cur++;
+			continue;
+		}
+		if (!uet_pdc_tx_window_open(&qp->tx))
+			break;
+		if (!w->npkts_sent) {
+			if (!uet_req_may_start(qp, w))
+				break;
+			if (w->rd_atomic)
+				req->rd_atomic++;
+			if (w->consumes_rmsg) {
+				w->msn = req->msn++;
+				req->rmsg++;
+			}
+		}
+		if (uet_req_wqe_pkt(qp, w)) {
+			if (w->status != IB_WC_SUCCESS)
+				break;
+			/* Out of memory: try again on the next run. */
+			uet_qp_schedule(qp);
+			break;
+		}
+		(*budget)--;
+		if (w->segmented)
+			req->cur++;
+	}
+}
+
+static enum ib_wc_opcode uet_req_wc_opcode(u8 opcode)
+{
+	switch (opcode) {
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		return IB_WC_RDMA_WRITE;
+	case IB_WR_RDMA_READ:
+		return IB_WC_RDMA_READ;
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+		return IB_WC_COMP_SWAP;
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		return IB_WC_FETCH_ADD;
+	case IB_WR_LOCAL_INV:
+		return IB_WC_LOCAL_INV;
+	case IB_WR_REG_MR:
+		return IB_WC_REG_MR;
+	default:
+		return IB_WC_SEND;
+	}
+}
+
+static void uet_req_post_cqe(struct uet_qp *qp, struct uet_swqe *w,
+			     enum ib_wc_status status)
+{
+	struct ib_wc wc = {
+		.wr_id = w->wqe.wr.wr_id,
+		.status = status,
+		.opcode = uet_req_wc_opcode(w->opcode),
+		.byte_len = w->length,
+		.qp = &qp->ibqp,
+		.port_num = UET_PORT,
+	};
+
+	uet_cq_post(qp->scq, &wc, false);
+}
+
+static bool uet_req_wqe_done(struct uet_qp *qp, struct uet_swqe *w)
+{
+	if (!w->segmented)
+		return false;
+	if (w->npkts_sent && !uet_psn_before(w->last_psn, qp->tx.una))
+		return false;
+	return !w->rd_atomic || w->responded;
+}
+
+/* Retire finished WQEs in order; a failed one takes the QP to error. */
+static void uet_req_complete(struct uet_qp *qp)
+{
+	struct uet_req *req = qp->req;
+
+	while (req->head != req->tail) {
+		struct uet_swqe *w = uet_swqe(req, req->head);
+		bool signaled;
+
+		if (w->status != IB_WC_SUCCESS) {
+			uet_req_post_cqe(qp, w, w->status);
+			req->head++;
+			if (req->cur - req->head > req->tail - req->head)
+				req->cur = req->head;
+			req->error = true;
+			uet_qp_error(qp);
+			return;
+		}
+		if (req->head == req->cur || !uet_req_wqe_done(qp, w))
+			break;
+		if (w->rd_atomic)
+			req->rd_atomic--;
+		if (w->consumes_rmsg)
+			req->rmsg--;
+		signaled = qp->sq_sig_all ||
+			   (w->wqe.wr.send_flags & IB_SEND_SIGNALED);
+		if (signaled)
+			uet_req_post_cqe(qp, w, IB_WC_SUCCESS);
+		req->head++;
+	}
+}
+
+/* Declare holes lost by the SACK rule; come back when the next one ripens. */
+static void uet_req_detect_loss(struct uet_qp *qp)
+{
+	u64 now = ktime_get_ns(), when;
+	u32 marked;
+
+	marked = uet_pdc_tx_detect_loss(&qp->tx, now, UET_DUPTHRESH);
+	uet_count(qp->udev, UET_CNT_RETX_SACK, marked);
+	when = uet_pdc_tx_loss_deadline(&qp->tx, UET_DUPTHRESH);
+	if (when && !hrtimer_active(&qp->reo_timer))
+		hrtimer_start(&qp->reo_timer,
+			      ns_to_ktime(when > now ? when - now : 0),
+			      HRTIMER_MODE_REL);
+}
+
+void uet_req_run(struct uet_qp *qp, bool sq_active)
+{
+	struct uet_req *req = qp->req;
+	int budget = UET_WORK_BUDGET;
+
+	uet_req_detect_loss(qp);
+	if (sq_active)
+		uet_req_fetch(qp);
+	if (!req->error && ktime_get_ns() >= req->rnr_until_ns) {
+		uet_req_resend(qp, &budget);
+		uet_req_send_new(qp, &budget);
+	}
+	uet_req_complete(qp);
+
+	if (!uet_pdc_tx_inflight(&qp->tx) && !req->rd_atomic)
+		hrtimer_try_to_cancel(&qp->rto_timer);
+	if (!budget)
+		uet_qp_schedule(qp);
+}
+
+static struct uet_swqe *uet_req_find_psn(struct uet_qp *qp, u32 psn)
+{
+	struct uet_req *req = qp->req;
+	u32 i;
+
+	for (i = req->head; i != req->cur + (req->cur != req->tail); i++) {
+		struct uet_swqe *w = uet_swqe(req, i);
+
+		if (w->npkts_sent && !uet_psn_before(psn, w->first_psn) &&
+		    !uet_psn_after(psn, w->last_psn))
+			return w;
+	}
+	return NULL;
+}
+
+/* The packet psn failed for good: fail the WQE it belongs to. */
+static void uet_req_fail_psn(struct uet_qp *qp, u32 psn,
+			     enum ib_wc_status status)
+{
+	struct uet_swqe *w = uet_req_find_psn(qp, psn);
+
+	if (w)
+		w->status = status;
+	else
+		uet_qp_error(qp);
+}
+
+void uet_req_rcv_ack(struct uet_qp *qp, struct sk_buff *skb)
+{
+	struct uet_req *req = qp->req;
+	struct uet_pds_ack ack;
+	u64 now = ktime_get_ns();
+	u32 psn;
+	int newly;
+
+	if (uet_pds_ack_parse(skb->data, skb->len, &ack) < 0) {
+		uet_inc(qp->udev, UET_CNT_DROP_MALFORMED);
+		goto out;
+	}
+	uet_inc(qp->udev, UET_CNT_ACK_RX);
+	qp->tx_synced = true;
+	psn = ack.cack_psn + ack.ack_psn_offset;
+	uet_pdc_tx_rtt_sample(&qp->tx, psn, now);
+	newly = uet_pdc_tx_ack(&qp->tx, ack.cack_psn,
+			       ack.cack_psn + ack.sack_psn_offset,
+			       ack.sack_bitmap, uet_req_release_pkt, qp);
+	if (newly > 0) {
+		req->backoff = 0;
+		if (uet_pdc_tx_inflight(&qp->tx))
+			uet_req_arm_rto(qp, true);
+	}
+out:
+	consume_skb(skb);
+}
+
+void uet_req_rcv_nack(struct uet_qp *qp, struct sk_buff *skb)
+{
+	struct uet_req *req = qp->req;
+	struct uet_pds_nack nack;
+
+	if (uet_pds_nack_parse(skb->data, skb->len, &nack) < 0) {
+		uet_inc(qp->udev, UET_CNT_DROP_MALFORMED);
+		goto out;
+	}
+	uet_inc(qp->udev, UET_CNT_NACK_RX);
+	switch (nack.code) {
+	case UET_NACK_TRIMMED:
+	case UET_NACK_TRIMMED_LASTHOP:
+	case UET_NACK_PKT_NOT_RCVD:
+	case UET_NACK_PSN_OOR_WINDOW:
+		if (uet_pdc_tx_nack(&qp->tx, nack.psn))
+			uet_inc(qp->udev, UET_CNT_RETX_NACK);
+		break;
+	case UET_NACK_NO_SES_MSG_AVAIL:
+		uet_inc(qp->udev, UET_CNT_RNR_NACK_RX);
+		if (!uet_pdc_tx_nack(&qp->tx, nack.psn))
+			break;
+		/* rnr_retry 7 means retry for ever (IBA 9.7.5.2.8). */
+		if (qp->rnr_retry != 7 && ++req->rnr_count > qp->rnr_retry) {
+			uet_req_fail_psn(qp, nack.psn, IB_WC_RNR_RETRY_EXC_ERR);
+			break;
+		}
+		req->rnr_until_ns = ktime_get_ns() +
+				    uet_qp_rnr_ns(nack.payload & 31);
+		hrtimer_start(&qp->rnr_timer,
+			      ns_to_ktime(uet_qp_rnr_ns(nack.payload & 31)),
+			      HRTIMER_MODE_REL);
+		break;
+	case UET_NACK_EXP_ERR:
+		if (!uet_pdc_tx_nack(&qp->tx, nack.psn))
+			break;
+		switch (nack.vendor_code) {
+		case UET_VERR_REM_ACCESS:
+			uet_req_fail_psn(qp, nack.psn, IB_WC_REM_ACCESS_ERR);
+			break;
+		case UET_VERR_REM_INV_REQ:
+			uet_req_fail_psn(qp, nack.psn, IB_WC_REM_INV_REQ_ERR);
+			break;
+		default:
+			uet_req_fail_psn(qp, nack.psn, IB_WC_REM_OP_ERR);
+			break;
+		}
+		break;
+	default:
+		break;
+	}
+out:
+	consume_skb(skb);
+}
+
+void uet_req_rto(struct uet_qp *qp)
+{
+	struct uet_req *req = qp->req;
+	u32 marked;
+
+	if (!uet_pdc_tx_inflight(&qp->tx) && !req->rd_atomic)
+		return;
+	uet_inc(qp->udev, UET_CNT_RTO);
+	if (++req->backoff > qp->retry_cnt) {
+		struct uet_swqe *w = req->head != req->tail ?
+				     uet_swqe(req, req->head) : NULL;
+
+		if (w)
+			w->status = IB_WC_RETRY_EXC_ERR;
+		else
+			uet_qp_error(qp);
+		return;
+	}
+	marked = uet_pdc_tx_timeout(&qp->tx, ktime_get_ns(),
+				    uet_pdc_rto_ns(&qp->tx, UET_RTO_MIN_NS,
+						   UET_RTO_MAX_NS, req->backoff - 1,
+						   UET_RTO_LINEAR));
+	uet_count(qp->udev, UET_CNT_RETX_RTO, marked);
+	uet_req_arm_rto(qp, true);
+}
+
+/* A response to one of our READs or atomics arrived (new, not trimmed).
+ * Returns 0 when placed, or a negative errno for a response that matches
+ * nothing we asked for; the caller then drops it undelivered.
+ */
+int uet_req_rcv_resp(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
+		     struct sk_buff *skb, int off, u32 len)
+{
+	struct uet_req *req = qp->req;
+	struct uet_swqe *w = NULL;
+	u32 i;
+	int err;
+
+	for (i = req->head; i != req->cur + (req->cur != req->tail); i++) {
+		w = uet_swqe(req, i);
+		if (w->npkts_sent && w->rd_atomic && w->seq == vh->msn)
+			break;
+		w = NULL;
+	}
+	if (!w || w->responded)
+		return -ENOENT;
+
+	if (vh->opcode == UET_OP_READ_RESP) {
+		if (w->opcode != IB_WR_RDMA_READ || vh->msg_len != w->length ||
+		    len > w->length - vh->offset)
+			return -EINVAL;
+		err = uet_sge_place(qp, w->wqe.dma.sge, w->wqe.dma.num_sge,
+				    vh->offset, skb, off, len);
+		if (err) {
+			w->status = IB_WC_LOC_PROT_ERR;
+			return 0;
+		}
+		w->rcvd += len;
+		if (w->rcvd == w->length)
+			w->responded = true;
+	} else {
+		u8 val[UET_ATOMIC_RESP_LEN];
+		u64 orig;
+
+		if (w->opcode == IB_WR_RDMA_READ || len != UET_ATOMIC_RESP_LEN)
+			return -EINVAL;
+		if (skb_copy_bits(skb, off, val, sizeof(val)))
+			return -EINVAL;
+		orig = get_unaligned_be64(val);
+		/* The original value lands in host order, as on rxe. */
+		memcpy(val, &orig, sizeof(orig));
+		err = uet_sge_place_buf(qp, w->wqe.dma.sge, 1, val, sizeof(val));
+		if (err)
+			w->status = IB_WC_LOC_PROT_ERR;
+		w->responded = true;
+	}
+	req->backoff = 0;
+	return 0;
+}
+
+bool uet_req_jobs_full(const struct uet_qp *qp)
+{
+	const struct uet_req *req = qp->req;
+
+	return req->jobs_tail - req->jobs_head >=
+	       max_t(u32, qp->max_dest_rd_atomic, 1);
+}
+
+int uet_req_queue_job(struct uet_qp *qp, const struct uet_rjob *job)
+{
+	struct uet_req *req = qp->req;
+
+	if (uet_req_jobs_full(qp))
+		return -ENOSPC;
+	req->jobs[req->jobs_tail & req->jobs_mask] = *job;
+	req->jobs_tail++;
+	return 0;
+}
+
+/* The QP is in error: every WQE, taken or still in the ring, is flushed. */
+void uet_req_flush(struct uet_qp *qp)
+{
+	struct uet_req *req = qp->req;
+
+	hrtimer_try_to_cancel(&qp->rto_timer);
+	uet_pdc_tx_drop_all(&qp->tx, uet_req_release_pkt, qp);
+	req->jobs_head = req->jobs_tail;
+	do {
+		uet_req_fetch(qp);
+		while (req->head != req->tail) {
+			struct uet_swqe *w = uet_swqe(req, req->head);
+
+			uet_req_post_cqe(qp, w, IB_WC_WR_FLUSH_ERR);
+			req->head++;
+		}
+		req->cur = req->head;
+	} while (uet_queue_count(&qp->sq));
+	req->rd_atomic = 0;
+	req->rmsg = 0;
+}

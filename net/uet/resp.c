@@ -1,0 +1,579 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Responder: every data packet names where its payload goes, so it is
+ * checked and placed as it arrives, in any order. The delivery context
+ * makes sure each PSN is applied once: duplicates are only acknowledged,
+ * so SENDs and atomics happen exactly once. Receive WQEs are bound to
+ * messages in message-number order and complete in that order.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <net/inet_ecn.h>
+#include <asm/unaligned.h>
+
+#include "qp.h"
+#include "psn.h"
+#include "udp.h"
+
+#define UET_DATA_HDR_LEN	(sizeof(struct uet_pds_req_hdr) + \
+				 sizeof(struct uet_verbs_hdr_wire))
+
+int uet_resp_init(struct uet_qp *qp)
+{
+	struct uet_resp *resp;
+	u32 max_sge, i;
+	u8 *wqes;
+
+	resp = kzalloc(sizeof(*resp), GFP_KERNEL);
+	if (!resp)
+		return -ENOMEM;
+	max_sge = qp->srq ? qp->srq->max_sge : qp->cap.max_recv_sge;
+	resp->rqe_size = ALIGN(sizeof(struct rxe_recv_wqe) +
+			       max_sge * sizeof(struct rxe_sge), 8);
+	resp->rmsg = kcalloc(UET_RMSG_MAX, sizeof(*resp->rmsg), GFP_KERNEL);
+	wqes = kvcalloc(UET_RMSG_MAX, resp->rqe_size, GFP_KERNEL);
+	if (!resp->rmsg || !wqes) {
+		kfree(resp->rmsg);
+		kvfree(wqes);
+		kfree(resp);
+		return -ENOMEM;
+	}
+	for (i = 0; i < UET_RMSG_MAX; i++)
+		resp->rmsg[i].wqe = (struct rxe_recv_wqe *)(wqes + i * resp->rqe_size);
+	qp->resp = resp;
+	return 0;
+}
+
+void uet_resp_free(struct uet_qp *qp)
+{
+	struct uet_resp *resp = qp->resp;
+
+	if (!resp)
+		return;
+	kvfree(resp->rmsg[0].wqe);
+	kfree(resp->rmsg);
+	kfree(resp);
+	qp->resp = NULL;
+}
+
+void uet_resp_reset(struct uet_qp *qp)
+{
+	struct uet_resp *resp = qp->resp;
+
+	resp->rmsg_done = 0;
+	resp->rmsg_bound = 0;
+	resp->ack_pending = 0;
+	resp->ack_now = false;
+	resp->ack_ecn = false;
+	resp->ack_deadline_ns = 0;
+	if (!qp->srq)
+		uet_queue_discard(&qp->rq);
+}
+
+/* Walk an SGE list from offset; call back per chunk of local memory. */
+static int uet_sge_walk(struct uet_qp *qp, const struct rxe_sge *sge,
+			u32 num_sge, u32 offset, u32 len,
+			int (*fn)(struct uet_mr *mr, u64 iova, u32 done,
+				  u32 chunk, void *arg),
+			void *arg)
+{
+	u32 i, chunk, done = 0;
+	int err;
+
+	for (i = 0; i < num_sge && done < len; i++) {
+		struct uet_mr *mr;
+
+		if (offset >= sge[i].length) {
+			offset -= sge[i].length;
+			continue;
+		}
+		chunk = min(len - done, sge[i].length - offset);
+		mr = uet_mr_get(qp->udev, sge[i].lkey, false);
+		if (!mr)
+			return -EACCES;
+		err = uet_mr_check(mr, qp->ibqp.pd, IB_ACCESS_LOCAL_WRITE,
+				   sge[i].addr + offset, chunk);
+		if (!err)
+			err = fn(mr, sge[i].addr + offset, done, chunk, arg);
+		uet_mr_put(mr);
+		if (err)
+			return err;
+		done += chunk;
+		offset = 0;
+	}
+	return done == len ? 0 : -EINVAL;
+}
+
+struct uet_place_skb {
+	struct sk_buff *skb;
+	int off;
+};
+
+static int uet_place_skb_fn(struct uet_mr *mr, u64 iova, u32 done, u32 chunk,
+			    void *arg)
+{
+	struct uet_place_skb *p = arg;
+
+	return uet_mr_copy_skb(mr, iova, p->skb, p->off + done, chunk);
+}
+
+/* Copy len bytes of packet data at skb_off into an SGE list at offset. */
+int uet_sge_place(struct uet_qp *qp, const struct rxe_sge *sge, u32 num_sge,
+		  u32 offset, struct sk_buff *skb, int skb_off, u32 len)
+{
+	struct uet_place_skb p = { .skb = skb, .off = skb_off };
+
+	return uet_sge_walk(qp, sge, num_sge, offset, len, uet_place_skb_fn, &p);
+}
+
+static int uet_place_buf_fn(struct uet_mr *mr, u64 iova, u32 done, u32 chunk,
+			    void *arg)
+{
+	return uet_mr_copy(mr, iova, (u8 *)arg + done, chunk, UET_TO_MR);
+}
+
+int uet_sge_place_buf(struct uet_qp *qp, const struct rxe_sge *sge,
+		      u32 num_sge, const void *buf, u32 len)
+{
+	return uet_sge_walk(qp, sge, num_sge, 0, len, uet_place_buf_fn,
+			    (void *)buf);
+}
+
+/* Take the next receive WQE into m; -EAGAIN when none is posted. */
+static int uet_resp_take_rqe(struct uet_qp *qp, struct uet_rmsg *m)
+{
+	struct uet_resp *resp = qp->resp;
+	struct rxe_recv_wqe *wqe = m->wqe;
+	u32 i, max_sge;
+	u64 length = 0;
+	int err;
+
+	if (qp->srq) {
+		err = uet_srq_take(qp->srq, wqe, resp->rqe_size);
+		if (err == -ENOENT)
+			return -EAGAIN;
+		max_sge = qp->srq->max_sge;
+	} else {
+		if (!uet_queue_count(&qp->rq))
+			return -EAGAIN;
+		memcpy(wqe, uet_queue_consumer_addr(&qp->rq), resp->rqe_size);
+		uet_queue_advance_consumer(&qp->rq);
+		max_sge = qp->cap.max_recv_sge;
+		err = 0;
+	}
+	m->bound = true;
+	m->known = false;
+	m->rcvd = 0;
+	m->status = IB_WC_SUCCESS;
+	if (err || wqe->dma.num_sge > max_sge) {
+		wqe->dma.num_sge = 0;
+		m->status = IB_WC_LOC_QP_OP_ERR;
+	}
+	for (i = 0; i < wqe->dma.num_sge; i++)
+		length += wqe->dma.sge[i].length;
+	wqe->dma.length = min_t(u64, length, U32_MAX);
+	return 0;
+}
+
+/* The receive WQE for message msn, binding WQEs up to it in order. */
+static struct uet_rmsg *uet_resp_bind(struct uet_qp *qp, u32 msn, int *err)
+{
+	struct uet_resp *resp = qp->resp;
+
+	*err = 0;
+	if (msn - resp->rmsg_done >= UET_RMSG_MAX) {
+		*err = -EINVAL;
+		return NULL;
+	}
+	while (uet_psn_after_eq(msn, resp->rmsg_bound)) {
+		*err = uet_resp_take_rqe(qp, &resp->rmsg[resp->rmsg_bound %
+							 UET_RMSG_MAX]);
+		if (*err)
+			return NULL;
+		resp->rmsg_bound++;
+	}
+	return &resp->rmsg[msn % UET_RMSG_MAX];
+}
+
+static void uet_resp_post_cqe(struct uet_qp *qp, struct uet_rmsg *m,
+			      enum ib_wc_status status)
+{
+	struct ib_wc wc = {
+		.wr_id = m->wqe->wr_id,
+		.status = status,
+		.opcode = IB_WC_RECV,
+		.byte_len = m->msg_len,
+		.qp = &qp->ibqp,
+		.src_qp = qp->dest_qpn,
+		.port_num = UET_PORT,
+	};
+
+	if (status == IB_WC_SUCCESS) {
+		if (m->opcode == UET_OP_WRITE_IMM) {
+			wc.opcode = IB_WC_RECV_RDMA_WITH_IMM;
+			wc.wc_flags = IB_WC_WITH_IMM;
+			wc.ex.imm_data = cpu_to_be32(m->imm);
+		} else if (m->opcode == UET_OP_SEND_IMM) {
+			wc.wc_flags = IB_WC_WITH_IMM;
+			wc.ex.imm_data = cpu_to_be32(m->imm);
+		} else if (m->opcode == UET_OP_SEND_INV) {
+			wc.wc_flags = IB_WC_WITH_INVALIDATE;
+			wc.ex.invalidate_rkey = m->imm;
+		}
+	} else {
+		wc.byte_len = 0;
+	}
+	uet_cq_post(qp->rcq, &wc, m->flags & UET_VF_SOLICITED);
+}
+
+/* Complete receive WQEs whose messages are whole, in order. */
+static void uet_resp_complete(struct uet_qp *qp)
+{
+	struct uet_resp *resp = qp->resp;
+
+	while (resp->rmsg_done != resp->rmsg_bound) {
+		struct uet_rmsg *m = &resp->rmsg[resp->rmsg_done % UET_RMSG_MAX];
+
+		if (m->status == IB_WC_SUCCESS &&
+		    !(m->known && m->rcvd == m->msg_len))
+			break;
+		if (m->status == IB_WC_SUCCESS && m->opcode == UET_OP_SEND_INV &&
+		    uet_mr_invalidate(qp->udev, qp->ibqp.pd, m->imm))
+			m->status = IB_WC_REM_INV_REQ_ERR;
+		uet_resp_post_cqe(qp, m, m->status);
+		m->bound = false;
+		resp->rmsg_done++;
+		if (m->status != IB_WC_SUCCESS) {
+			uet_qp_error(qp);
+			return;
+		}
+	}
+}
+
+static bool uet_resp_op_is_send(u8 opcode)
+{
+	return opcode == UET_OP_SEND || opcode == UET_OP_SEND_IMM ||
+	       opcode == UET_OP_SEND_INV;
+}
+
+/* Account a packet of a receive-consuming message. Returns 0, -EAGAIN
+ * (no receive WQE: RNR) or -EINVAL (inconsistent with earlier packets).
+ */
+static int uet_resp_rmsg(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
+			 struct uet_rmsg **mp)
+{
+	struct uet_rmsg *m;
+	int err;
+
+	m = uet_resp_bind(qp, vh->msn, &err);
+	if (!m)
+		return err;
+	if (!m->known) {
+		m->known = true;
+		m->opcode = vh->opcode;
+		m->flags = vh->flags;
+		m->msg_len = vh->msg_len;
+		m->imm = vh->imm;
+	} else if (m->opcode != vh->opcode || m->msg_len != vh->msg_len) {
+		return -EINVAL;
+	}
+	*mp = m;
+	return 0;
+}
+
+/* Check a remote access and look its region up; NULL with *err set. */
+static struct uet_mr *uet_resp_mr(struct uet_qp *qp, u32 rkey, int access,
+				  u64 iova, u64 len, int *err)
+{
+	struct uet_mr *mr;
+
+	*err = -EACCES;
+	if ((qp->access & access) != access)
+		return NULL;
+	mr = uet_mr_get(qp->udev, rkey, true);
+	if (!mr)
+		return NULL;
+	*err = uet_mr_check(mr, qp->ibqp.pd, access, iova, len);
+	if (*err) {
+		uet_mr_put(mr);
+		return NULL;
+	}
+	return mr;
+}
+
+/* Apply one new data packet. Returns 0 when applied (commit the PSN),
+ * -EAGAIN when it must come again later (RNR), or a NACK vendor code
+ * (> 0) for a verbs error.
+ */
+static int uet_resp_execute(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
+			    struct sk_buff *skb, int off, u32 len)
+{
+	struct uet_rmsg *m = NULL;
+	struct uet_rjob job = {};
+	struct uet_mr *mr;
+	u64 iova = vh->addr + vh->offset;
+	u8 buf[UET_ATOMIC_REQ_LEN];
+	int err;
+
+	switch (vh->opcode) {
+	case UET_OP_SEND:
+	case UET_OP_SEND_IMM:
+	case UET_OP_SEND_INV:
+	case UET_OP_WRITE_IMM:
+		if (len > vh->msg_len - vh->offset)
+			return UET_VERR_REM_INV_REQ;
+		err = uet_resp_rmsg(qp, vh, &m);
+		if (err == -EAGAIN)
+			return err;
+		if (err)
+			return UET_VERR_REM_INV_REQ;
+		if (m->status != IB_WC_SUCCESS)
+			return UET_VERR_REM_OP;
+		if (uet_resp_op_is_send(vh->opcode)) {
+			if (vh->msg_len > m->wqe->dma.length) {
+				m->status = IB_WC_LOC_LEN_ERR;
+				return UET_VERR_REM_INV_REQ;
+			}
+			err = uet_sge_place(qp, m->wqe->dma.sge,
+					    m->wqe->dma.num_sge, vh->offset,
+					    skb, off, len);
+			if (err) {
+				m->status = IB_WC_LOC_PROT_ERR;
+				return UET_VERR_REM_OP;
+			}
+			m->rcvd += len;
+			return 0;
+		}
+		fallthrough;
+	case UET_OP_WRITE:
+		if (len > vh->msg_len - vh->offset || iova < vh->addr)
+			return UET_VERR_REM_INV_REQ;
+		mr = uet_resp_mr(qp, vh->rkey, IB_ACCESS_REMOTE_WRITE, iova, len,
+				 &err);
+		if (!mr)
+			return UET_VERR_REM_ACCESS;
+		err = uet_mr_copy_skb(mr, iova, skb, off, len);
+		uet_mr_put(mr);
+		if (err)
+			return UET_VERR_REM_ACCESS;
+		if (m)
+			m->rcvd += len;
+		return 0;
+
+	case UET_OP_READ_REQ:
+		if (len || vh->offset)
+			return UET_VERR_REM_INV_REQ;
+		mr = uet_resp_mr(qp, vh->rkey, IB_ACCESS_REMOTE_READ, vh->addr,
+				 vh->msg_len, &err);
+		if (!mr)
+			return UET_VERR_REM_ACCESS;
+		uet_mr_put(mr);
+		job.opcode = UET_OP_READ_RESP;
+		job.seq = vh->msn;
+		job.addr = vh->addr;
+		job.rkey = vh->rkey;
+		job.length = vh->msg_len;
+		return uet_req_queue_job(qp, &job) ? UET_VERR_REM_INV_REQ : 0;
+
+	case UET_OP_CMP_SWAP:
+	case UET_OP_FETCH_ADD:
+		if (len != UET_ATOMIC_REQ_LEN || vh->offset ||
+		    skb_copy_bits(skb, off, buf, sizeof(buf)))
+			return UET_VERR_REM_INV_REQ;
+		if (uet_req_jobs_full(qp))
+			return UET_VERR_REM_INV_REQ;
+		mr = uet_resp_mr(qp, vh->rkey, IB_ACCESS_REMOTE_ATOMIC, vh->addr,
+				 sizeof(u64), &err);
+		if (!mr)
+			return UET_VERR_REM_ACCESS;
+		err = uet_mr_atomic(mr, vh->addr, vh->opcode == UET_OP_CMP_SWAP,
+				    get_unaligned_be64(buf),
+				    get_unaligned_be64(buf + 8), &job.orig);
+		uet_mr_put(mr);
+		if (err)
+			return UET_VERR_REM_INV_REQ;
+		job.opcode = UET_OP_ATOMIC_RESP;
+		job.seq = vh->msn;
+		return uet_req_queue_job(qp, &job) ? UET_VERR_REM_OP : 0;
+
+	default:
+		return UET_VERR_REM_INV_REQ;
+	}
+}
+
+static bool uet_resp_from_peer(struct uet_qp *qp, struct sk_buff *skb)
+{
+	const struct uet_skb_cb *cb = UET_SKB_CB(skb);
+
+	if (cb->family != qp->path.family)
+		return false;
+	if (cb->family == AF_INET)
+		return cb->saddr.v4 == qp->path.daddr.v4;
+	return ipv6_addr_equal(&cb->saddr.v6, &qp->path.daddr.v6);
+}
+
+static void uet_resp_data(struct uet_qp *qp, struct sk_buff *skb)
+{
+	struct uet_dev *udev = qp->udev;
+	struct uet_resp *resp = qp->resp;
+	const struct uet_skb_cb *cb = UET_SKB_CB(skb);
+	struct uet_pds_req pds;
+	struct uet_verbs_hdr vh;
+	u32 len;
+	int ret;
+
+	if (uet_pds_req_parse(skb->data, skb->len, &pds) < 0 ||
+	    pds.next_hdr != UET_NEXT_VERBS ||
+	    uet_verbs_parse(skb->data + sizeof(struct uet_pds_req_hdr),
+			    skb->len - sizeof(struct uet_pds_req_hdr), &vh) < 0 ||
+	    skb->len - UET_DATA_HDR_LEN > vh.pay_len) {
+		uet_inc(udev, UET_CNT_DROP_MALFORMED);
+		return;
+	}
+	len = skb->len - UET_DATA_HDR_LEN;
+	if (cb->ecn == INET_ECN_CE) {
+		uet_inc(udev, UET_CNT_ECN_CE_RX);
+		resp->ack_ecn = true;
+	}
+
+	/* A switch cut the payload: ask for exactly this PSN again, now. */
+	if (cb->dscp == UET_DSCP_TRIMMED || len < vh.pay_len) {
+		uet_inc(udev, UET_CNT_TRIMMED_RX);
+		uet_qp_send_nack(qp, pds.psn, UET_NACK_TRIMMED, 0, 0);
+		return;
+	}
+
+	if (!qp->rx_synced) {
+		/* The first packets carry SYN and where the stream starts. */
+		u32 start = pds.psn + pds.clear_psn_offset;
+
+		if (!(pds.flags & UET_PDS_REQ_F_SYN) ||
+		    pds.psn - start >= qp->rx.win) {
+			uet_inc(udev, UET_CNT_DROP_WINDOW);
+			return;
+		}
+		qp->rx.next = start;
+		qp->rx.high = start;
+		bitmap_zero(qp->rx.map, qp->rx.mask + 1);
+		qp->rx_synced = true;
+	}
+
+	switch (uet_pdc_rx_check(&qp->rx, pds.psn)) {
+	case UET_PDC_DUP:
+		uet_inc(udev, UET_CNT_DUP_RX);
+		resp->ack_psn = pds.psn;
+		resp->ack_now = true;
+		return;
+	case UET_PDC_OUT_OF_WINDOW:
+		uet_inc(udev, UET_CNT_DROP_WINDOW);
+		return;
+	case UET_PDC_NEW:
+		break;
+	}
+
+	if (vh.opcode == UET_OP_READ_RESP || vh.opcode == UET_OP_ATOMIC_RESP) {
+		if (uet_req_rcv_resp(qp, &vh, skb, UET_DATA_HDR_LEN, len)) {
+			uet_inc(udev, UET_CNT_DROP_MALFORMED);
+			return;
+		}
+		ret = 0;
+	} else {
+		ret = uet_resp_execute(qp, &vh, skb, UET_DATA_HDR_LEN, len);
+	}
+	if (ret == -EAGAIN) {
+		uet_inc(udev, UET_CNT_RNR_NACK_TX);
+		uet_qp_send_nack(qp, pds.psn, UET_NACK_NO_SES_MSG_AVAIL, 0,
+				 qp->min_rnr_timer);
+		return;
+	}
+	if (ret > 0) {
+		uet_inc(udev, UET_CNT_DROP_ACCESS);
+		uet_qp_send_nack(qp, pds.psn, UET_NACK_EXP_ERR, ret, 0);
+		uet_pdc_rx_commit(&qp->rx, pds.psn);
+		uet_resp_complete(qp);
+		uet_qp_error(qp);
+		return;
+	}
+
+	if (pds.psn != qp->rx.next) {
+		uet_inc(udev, UET_CNT_OOO_RX);
+		resp->ack_now = true;
+	}
+	uet_pdc_rx_commit(&qp->rx, pds.psn);
+	if (!resp->ack_pending++)
+		resp->ack_deadline_ns = ktime_get_ns() + UET_ACK_DELAY_NS;
+	resp->ack_psn = pds.psn;
+	if (pds.flags & UET_PDS_REQ_F_ACKREQ)
+		resp->ack_now = true;
+	uet_resp_complete(qp);
+}
+
+/* One packet the receive path queued to this QP. */
+void uet_resp_rcv(struct uet_qp *qp, struct sk_buff *skb)
+{
+	if (!uet_resp_from_peer(qp, skb)) {
+		uet_inc(qp->udev, UET_CNT_DROP_NO_QP);
+		kfree_skb(skb);
+		return;
+	}
+	switch (uet_pds_type(skb->data, skb->len)) {
+	case UET_PDS_ACK_CC:
+		uet_req_rcv_ack(qp, skb);
+		return;
+	case UET_PDS_NACK:
+		uet_req_rcv_nack(qp, skb);
+		return;
+	case UET_PDS_RUD_REQ:
+		uet_resp_data(qp, skb);
+		break;
+	default:
+		uet_inc(qp->udev, UET_CNT_DROP_MALFORMED);
+		break;
+	}
+	consume_skb(skb);
+}
+
+/* Send the coalesced ACK when due, or make sure a timer will. */
+void uet_resp_ack(struct uet_qp *qp, u64 now)
+{
+	struct uet_resp *resp = qp->resp;
+
+	if (!resp->ack_now && !resp->ack_pending)
+		return;
+	if (resp->ack_now || resp->ack_pending >= UET_ACK_EVERY ||
+	    now >= resp->ack_deadline_ns) {
+		hrtimer_try_to_cancel(&qp->ack_timer);
+		uet_qp_send_ack(qp);
+		return;
+	}
+	if (!hrtimer_active(&qp->ack_timer))
+		hrtimer_start(&qp->ack_timer,
+			      ns_to_ktime(resp->ack_deadline_ns - now),
+			      HRTIMER_MODE_REL);
+}
+
+/* The QP is in error: receive WQEs complete with a flush status. */
+void uet_resp_flush(struct uet_qp *qp)
+{
+	struct uet_resp *resp = qp->resp;
+	struct uet_rmsg *m;
+
+	hrtimer_try_to_cancel(&qp->ack_timer);
+	resp->ack_pending = 0;
+	resp->ack_now = false;
+	while (resp->rmsg_done != resp->rmsg_bound) {
+		m = &resp->rmsg[resp->rmsg_done % UET_RMSG_MAX];
+		uet_resp_post_cqe(qp, m, IB_WC_WR_FLUSH_ERR);
+		m->bound = false;
+		resp->rmsg_done++;
+	}
+	if (qp->srq)
+		return;
+	m = &resp->rmsg[resp->rmsg_done % UET_RMSG_MAX];
+	while (uet_queue_count(&qp->rq)) {
+		memcpy(m->wqe, uet_queue_consumer_addr(&qp->rq),
+		       sizeof(struct rxe_recv_wqe));
+		uet_queue_advance_consumer(&qp->rq);
+		uet_resp_post_cqe(qp, m, IB_WC_WR_FLUSH_ERR);
+	}
+}

@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * UDP encapsulation: the IPv4 and IPv6 sockets a network namespace gets
+ * on uet_udp_port while uet devices live there, transmit (route lookup,
+ * UDP and IP headers), the receive hook feeding uet_rcv(), and the
+ * conversion of an AH attribute into the IP path a QP sends on.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/inetdevice.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/rtnetlink.h>
+#include <net/dsfield.h>
+#include <net/inet_ecn.h>
+#include <net/ipv6.h>
+#include <net/ipv6_stubs.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+#include <net/route.h>
+#include <net/udp_tunnel.h>
+
+#include "udp.h"
+
+unsigned short uet_udp_port = UET_UDP_PORT;
+module_param_named(udp_port, uet_udp_port, ushort, 0444);
+MODULE_PARM_DESC(udp_port, "UDP destination port of uet packets (UE spec: 4793)");
+
+/* The sockets of one netns, shared by the uet devices bound to its
+ * netdevs. Allocated apart from the pernet storage because a device can
+ * outlive its netns: a netdev leaving a dying netns only queues the
+ * unregistration of its uet device, which may finish after our pernet
+ * exit. The exit then closes the sockets and the last device frees this.
+ */
+struct uet_udp {
+	/* Set and cleared under uet_udp_lock; uet_udp_xmit() reads them under RCU. */
+	struct socket __rcu *sk4;
+	struct socket __rcu *sk6;	/* NULL when IPv6 is disabled */
+	unsigned int users;		/* attached devices, under uet_udp_lock */
+	struct net *net;		/* NULL once the netns exit ran, under uet_udp_lock */
+};
+
+struct uet_udp_net {
+	struct uet_udp *udp;		/* under uet_udp_lock */
+};
+
+/* Protects uet_udp_net.udp of every netns and uet_udp's users and net;
+ * serialises socket creation and release, so that a netns closes the
+ * port before it binds it again.
+ */
+static DEFINE_MUTEX(uet_udp_lock);
+static unsigned int uet_udp_net_id;
+
+/* The device a packet came in for. What a host sends to one of its own
+ * addresses arrives through the loopback netdev: the netdev owning the
+ * destination address tells the device then.
+ */
+static struct uet_dev *uet_udp_rcv_dev(struct sk_buff *skb)
+{
+	struct net_device *ndev = skb->dev;
+	struct uet_dev *udev = NULL;
+
+	if (!(ndev->flags & IFF_LOOPBACK))
+		return uet_dev_get_by_netdev(ndev);
+
+	rcu_read_lock();
+	switch (skb->protocol) {
+	case htons(ETH_P_IP):
+		ndev = __ip_dev_find(dev_net(ndev), ip_hdr(skb)->daddr, false);
+		break;
+#if IS_ENABLED(CONFIG_IPV6)
+	case htons(ETH_P_IPV6):
+		ndev = ipv6_stub->ipv6_dev_find(dev_net(ndev),
+						&ipv6_hdr(skb)->daddr, NULL);
+		break;
+#endif
+	default:
+		ndev = NULL;
+		break;
+	}
+	if (!IS_ERR_OR_NULL(ndev))
+		udev = uet_dev_get_by_netdev(ndev);
+	rcu_read_unlock();
+	return udev;
+}
+
+/* encap_rcv of both sockets; softirq. Always consumes the skb. */
+static int uet_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
+{
+	struct uet_skb_cb *cb = UET_SKB_CB(skb);
+	struct uet_dev *udev;
+	struct udphdr *uh;
+	unsigned int ulen;
+	u8 dsfield;
+
+	/* UE traffic is unicast: no broadcast or multicast delivery. */
+	if (skb->pkt_type != PACKET_HOST)
+		goto drop;
+	udev = uet_udp_rcv_dev(skb);
+	if (!udev)
+		goto drop;
+
+	/* The UDP layer pulled the UDP header: skb->data is at it. */
+	uh = udp_hdr(skb);
+	ulen = ntohs(uh->len);
+	if (ulen < sizeof(*uh) || ulen > skb->len)
+		goto put;
+
+	/* From here on cb is ours: the IPCB/IP6CB in it is not needed. */
+	memset(cb, 0, sizeof(*cb));
+	switch (skb->protocol) {
+	case htons(ETH_P_IP):
+		cb->family = AF_INET;
+		cb->saddr.v4 = ip_hdr(skb)->saddr;
+		cb->daddr.v4 = ip_hdr(skb)->daddr;
+		dsfield = ip_hdr(skb)->tos;
+		break;
+	case htons(ETH_P_IPV6):
+		cb->family = AF_INET6;
+		cb->saddr.v6 = ipv6_hdr(skb)->saddr;
+		cb->daddr.v6 = ipv6_hdr(skb)->daddr;
+		dsfield = ipv6_get_dsfield(ipv6_hdr(skb));
+		break;
+	default:
+		goto put;
+	}
+	cb->dscp = dsfield >> 2;
+	cb->ecn = dsfield & INET_ECN_MASK;
+	cb->sport = ntohs(uh->source);
+
+	/* Ethernet pads short frames: the UDP length says where the packet
+	 * ends. Trimming may reallocate the head, so uh is dead after it.
+	 */
+	if (pskb_trim_rcsum(skb, ulen))
+		goto put;
+	skb_pull_rcsum(skb, sizeof(struct udphdr));
+
+	uet_rcv(udev, skb);
+	uet_dev_put(udev);
+	return 0;
+
+put:
+	uet_dev_put(udev);
+drop:
+	kfree_skb(skb);
+	return 0;
+}
+
+static struct socket *uet_udp_sock_create(struct net *net, u8 family)
+{
+	/* UE sends UDP checksum zero. IPv6 receivers reject that unless the
+	 * socket allows it (RFC 6935 permits it for tunnels), hence
+	 * use_udp6_rx_checksums = false; the tx flags only matter for the
+	 * socket's own sends, uet_udp_xmit() asks for no checksum itself.
+	 */
+	struct udp_port_cfg port_cfg = {
+		.family = family,
+		.local_udp_port = htons(uet_udp_port),
+		.ipv6_v6only = family == AF_INET6,
+		.use_udp_checksums = false,
+		.use_udp6_tx_checksums = false,
+		.use_udp6_rx_checksums = false,
+	};
+	/* Any nonzero encap_type makes UDP hand packets to encap_rcv. */
+	struct udp_tunnel_sock_cfg tnl_cfg = {
+		.encap_type = 1,
+		.encap_rcv = uet_udp_encap_rcv,
+	};
+	struct socket *sock;
+	int err;
+
+	err = udp_sock_create(net, &port_cfg, &sock);
+	if (err) {
+		if (err == -EADDRINUSE)
+			pr_err_ratelimited("UDP port %u (IPv%c) is already in use\n",
+					   uet_udp_port, family == AF_INET ? '4' : '6');
+		else
+			pr_err_ratelimited("cannot open UDP port %u (IPv%c): %d\n",
+					   uet_udp_port, family == AF_INET ? '4' : '6',
+					   err);
+		return ERR_PTR(err);
+	}
+	setup_udp_tunnel_sock(net, sock, &tnl_cfg);
+	return sock;
+}
+
+/* Caller holds uet_udp_lock. */
+static void uet_udp_release(struct uet_udp *udp)
+{
+	struct socket *sk4, *sk6;
+
+	sk4 = rcu_dereference_protected(udp->sk4, lockdep_is_held(&uet_udp_lock));
+	sk6 = rcu_dereference_protected(udp->sk6, lockdep_is_held(&uet_udp_lock));
+	RCU_INIT_POINTER(udp->sk4, NULL);
+	RCU_INIT_POINTER(udp->sk6, NULL);
+	/* udp_tunnel_sock_release() waits for a grace period before it
+	 * closes: a uet_udp_xmit() that still saw the socket is done by then.
+	 */
+	if (sk4)
+		udp_tunnel_sock_release(sk4);
+	if (sk6)
+		udp_tunnel_sock_release(sk6);
+}
+
+/* Caller holds uet_udp_lock and a reference on net. */
+static struct uet_udp *uet_udp_create(struct net *net)
+{
+	struct socket *sock;
+	struct uet_udp *udp;
+
+	udp = kzalloc(sizeof(*udp), GFP_KERNEL);
+	if (!udp)
+		return ERR_PTR(-ENOMEM);
+
+	sock = uet_udp_sock_create(net, AF_INET);
+	if (IS_ERR(sock))
+		goto err;
+	rcu_assign_pointer(udp->sk4, sock);
+
+	/* With IPv6 disabled (ipv6.disable=1) devices carry IPv4 only. */
+	if (ipv6_mod_enabled()) {
+		sock = uet_udp_sock_create(net, AF_INET6);
+		if (IS_ERR(sock))
+			goto err;
+		rcu_assign_pointer(udp->sk6, sock);
+	}
+	udp->net = net;
+	return udp;
+
+err:
+	uet_udp_release(udp);
+	kfree(udp);
+	return ERR_CAST(sock);
+}
+
+int uet_udp_get(struct uet_dev *udev)
+{
+	struct uet_udp_net *un;
+	struct uet_udp *udp;
+	struct net *net;
+	int err = 0;
+
+	/* RTNL keeps dev_net() still; our reference keeps the netns alive. */
+	rtnl_lock();
+	net = maybe_get_net(dev_net(udev->ndev));
+	rtnl_unlock();
+	if (!net)
+		return -ENODEV;
+
+	mutex_lock(&uet_udp_lock);
+	un = net_generic(net, uet_udp_net_id);
+	udp = un->udp;
+	if (!udp) {
+		udp = uet_udp_create(net);
+		if (IS_ERR(udp)) {
+			err = PTR_ERR(udp);
+			goto out;
+		}
+		un->udp = udp;
+	}
+	udp->users++;
+	udev->udp = udp;
+out:
+	mutex_unlock(&uet_udp_lock);
+	put_net(net);
+	return err;
+}
+
+void uet_udp_put(struct uet_dev *udev)
+{
+	struct uet_udp *udp = udev->udp;
+	struct uet_udp_net *un;
+
+	if (!udp)
+		return;
+	udev->udp = NULL;
+
+	mutex_lock(&uet_udp_lock);
+	if (!--udp->users) {
+		if (udp->net) {
+			un = net_generic(udp->net, uet_udp_net_id);
+			un->udp = NULL;
+		}
+		uet_udp_release(udp);
+		kfree(udp);
+	}
+	mutex_unlock(&uet_udp_lock);
+}
+
+/* Under rcu_read_lock. Consumes skb only on success. */
+static int uet_udp_xmit4(struct uet_udp *udp, struct net_device *ndev,
+			 struct sk_buff *skb, const struct uet_path *path,
+			 u16 sport, u8 tos)
+{
+	struct socket *sock = rcu_dereference(udp->sk4);
+	struct flowi4 fl4 = {
+		.flowi4_oif = ndev->ifindex,
+		.flowi4_tos = RT_TOS(tos),
+		.flowi4_proto = IPPROTO_UDP,
+		.daddr = path->daddr.v4,
+		.saddr = path->saddr.v4,
+		.fl4_sport = htons(sport),
+		.fl4_dport = htons(uet_udp_port),
+	};
+	struct rtable *rt;
+	u8 ttl;
+
+	if (!sock)
+		return -ENETUNREACH;
+	/* The route may leave through another netdev than ndev (multi-homed
+	 * hosts, or lo for our own addresses): that is fine, send anyway.
+	 */
+	rt = ip_route_output_key(sock_net(sock->sk), &fl4);
+	if (IS_ERR(rt))
+		return -EHOSTUNREACH;
+	/* Also unshares the header of a clone kept for retransmission. */
+	if (skb_cow_head(skb, LL_RESERVED_SPACE(rt->dst.dev) +
+			 sizeof(struct iphdr) + sizeof(struct udphdr))) {
+		ip_rt_put(rt);
+		return -ENOMEM;
+	}
+	ttl = path->hop_limit ?: ip4_dst_hoplimit(&rt->dst);
+	udp_tunnel_xmit_skb(rt, sock->sk, skb, fl4.saddr, fl4.daddr, tos, ttl,
+			    htons(IP_DF), htons(sport), htons(uet_udp_port),
+			    false, true);
+	return 0;
+}
+
+#if IS_ENABLED(CONFIG_IPV6)
+/* Under rcu_read_lock. Consumes skb only on success. */
+static int uet_udp_xmit6(struct uet_udp *udp, struct net_device *ndev,
+			 struct sk_buff *skb, const struct uet_path *path,
+			 u16 sport, u8 tos)
+{
+	struct socket *sock = rcu_dereference(udp->sk6);
+	struct flowi6 fl6 = {
+		.flowi6_oif = ndev->ifindex,
+		.flowi6_proto = IPPROTO_UDP,
+		.flowlabel = ip6_make_flowinfo(tos, 0),
+		.daddr = path->daddr.v6,
+		.saddr = path->saddr.v6,
+		.fl6_sport = htons(sport),
+		.fl6_dport = htons(uet_udp_port),
+	};
+	struct dst_entry *dst;
+	u8 hop_limit;
+
+	if (!sock)
+		return -ENETUNREACH;
+	dst = ipv6_stub->ipv6_dst_lookup_flow(sock_net(sock->sk), sock->sk,
+					      &fl6, NULL);
+	if (IS_ERR(dst))
+		return -EHOSTUNREACH;
+	if (skb_cow_head(skb, LL_RESERVED_SPACE(dst->dev) +
+			 sizeof(struct ipv6hdr) + sizeof(struct udphdr))) {
+		dst_release(dst);
+		return -ENOMEM;
+	}
+	hop_limit = path->hop_limit ?: ip6_dst_hoplimit(dst);
+	/* iptunnel_xmit() does this for IPv4. It drops any stale dst, which
+	 * skb_dst_set() would leak, and clears ignore_df: IPv6 then refuses
+	 * to fragment an oversized packet, as DF does for IPv4.
+	 */
+	skb_scrub_packet(skb, false);
+	udp_tunnel6_xmit_skb(dst, sock->sk, skb, NULL, &fl6.saddr, &fl6.daddr,
+			     tos, hop_limit, 0, htons(sport),
+			     htons(uet_udp_port), true);
+	return 0;
+}
+#else
+static int uet_udp_xmit6(struct uet_udp *udp, struct net_device *ndev,
+			 struct sk_buff *skb, const struct uet_path *path,
+			 u16 sport, u8 tos)
+{
+	return -EAFNOSUPPORT;
+}
+#endif
+
+int uet_udp_xmit(struct uet_dev *udev, struct sk_buff *skb,
+		 const struct uet_path *path, u16 sport, u8 tos)
+{
+	int err;
+
+	/* The tunnel xmit helpers count into skb->dev as a tunnel netdev
+	 * (dev->tstats), which a plain Ethernet netdev does not have.
+	 */
+	skb->dev = NULL;
+
+	rcu_read_lock();
+	switch (path->family) {
+	case AF_INET:
+		err = uet_udp_xmit4(udev->udp, udev->ndev, skb, path, sport, tos);
+		break;
+	case AF_INET6:
+		err = uet_udp_xmit6(udev->udp, udev->ndev, skb, path, sport, tos);
+		break;
+	default:
+		err = -EAFNOSUPPORT;
+		break;
+	}
+	rcu_read_unlock();
+
+	if (err)
+		kfree_skb(skb);
+	return err;
+}
+
+/* UE is unicast only. A zero destination would also route back to us. */
+static bool uet_udp_unicast(const struct in6_addr *addr, bool v4)
+{
+	__be32 a4 = addr->s6_addr32[3];
+
+	if (v4)
+		return !ipv4_is_zeronet(a4) && !ipv4_is_multicast(a4) &&
+		       !ipv4_is_lbcast(a4);
+	return !ipv6_addr_any(addr) && !ipv6_addr_is_multicast(addr);
+}
+
+int uet_path_from_ah(struct uet_dev *udev, const struct rdma_ah_attr *attr,
+		     struct uet_path *path)
+{
+	const struct ib_global_route *grh;
+	const struct ib_gid_attr *sgid_attr;
+	struct in6_addr saddr, daddr;
+	bool v4;
+
+	if (!(rdma_ah_get_ah_flags(attr) & IB_AH_GRH))
+		return -EINVAL;
+	grh = rdma_ah_read_grh(attr);
+	sgid_attr = grh->sgid_attr;
+	if (!sgid_attr || sgid_attr->gid_type != IB_GID_TYPE_ROCE_UDP_ENCAP)
+		return -EINVAL;
+
+	memcpy(&saddr, sgid_attr->gid.raw, sizeof(saddr));
+	memcpy(&daddr, grh->dgid.raw, sizeof(daddr));
+	v4 = ipv6_addr_v4mapped(&daddr);
+	if (ipv6_addr_v4mapped(&saddr) != v4) {
+		ibdev_dbg(&udev->ibdev, "GIDs %pI6 and %pI6 of different families\n",
+			  &saddr, &daddr);
+		return -EINVAL;
+	}
+
+	if (!uet_udp_unicast(&daddr, v4))
+		return -EINVAL;
+
+	memset(path, 0, sizeof(*path));
+	if (v4) {
+		path->family = AF_INET;
+		path->saddr.v4 = saddr.s6_addr32[3];
+		path->daddr.v4 = daddr.s6_addr32[3];
+	} else {
+		path->family = AF_INET6;
+		path->saddr.v6 = saddr;
+		path->daddr.v6 = daddr;
+	}
+	path->hop_limit = grh->hop_limit;
+	return 0;
+}
+
+/* A dying netns: devices whose unregistration is still queued keep
+ * their uet_udp, without sockets (uet_udp_xmit() fails), and the last
+ * of them frees it.
+ */
+static void __net_exit uet_udp_net_exit(struct net *net)
+{
+	struct uet_udp_net *un = net_generic(net, uet_udp_net_id);
+	struct uet_udp *udp;
+
+	mutex_lock(&uet_udp_lock);
+	udp = un->udp;
+	if (udp) {
+		un->udp = NULL;
+		udp->net = NULL;
+		uet_udp_release(udp);
+	}
+	mutex_unlock(&uet_udp_lock);
+}
+
+static struct pernet_operations uet_udp_net_ops = {
+	.exit = uet_udp_net_exit,
+	.id = &uet_udp_net_id,
+	.size = sizeof(struct uet_udp_net),
+};
+
+int uet_udp_init(void)
+{
+	BUILD_BUG_ON(sizeof(struct uet_skb_cb) > sizeof_field(struct sk_buff, cb));
+
+	if (!uet_udp_port) {
+		pr_err("udp_port must not be 0\n");
+		return -EINVAL;
+	}
+	return register_pernet_subsys(&uet_udp_net_ops);
+}
+
+void uet_udp_exit(void)
+{
+	unregister_pernet_subsys(&uet_udp_net_ops);
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* UDP encapsulation of uet packets: per network namespace sockets on
+ * our own port, transmit with route lookup, and the receive hook that
+ * hands PDS packets to the transport.
+ */
+#ifndef _UET_UDP_H
+#define _UET_UDP_H
+
+#include <linux/in6.h>
+#include <linux/ipv6.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <linux/udp.h>
+
+#include "uet.h"
+
+/* Default UDP destination port of uet packets (the UE spec's port). */
+#define UET_UDP_PORT		4793
+
+/* Module parameter "udp_port": the port we listen on and send to. */
+extern unsigned short uet_udp_port;
+
+/* Headroom a transmitted skb needs in front of the PDS header: link
+ * layer, IPv6 (the larger IP header) and UDP. LL_RESERVED_SPACE() is a
+ * multiple of HH_DATA_MOD (16), and so are 40 + 8 bytes, so the IP
+ * header stays as aligned as the link layer makes it.
+ */
+#define UET_SKB_HEADROOM(ndev) \
+	(LL_RESERVED_SPACE(ndev) + sizeof(struct ipv6hdr) + sizeof(struct udphdr))
+
+/* skb->cb of a received uet packet, filled by the UDP receive hook
+ * before uet_rcv() and owned by the transport from then on (the IP
+ * layer's IPCB/IP6CB is gone). Layout (byte offsets):
+ *
+ *   0  saddr	IP source (v4: saddr.v4 only)
+ *  16  daddr	IP destination (v4: daddr.v4 only)
+ *  32  sport	UDP source port, host order: the sender's entropy value
+ *  34  family	AF_INET or AF_INET6
+ *  35  dscp	DSCP of the IP header (traffic class >> 2)
+ *  36  ecn	INET_ECN_* bits of the IP header
+ *  37  -	padding, zeroed (the struct is 40 bytes)
+ *  40  -	not written here: bytes 40..47 are free for the transport
+ */
+struct uet_skb_cb {
+	union {
+		__be32 v4;
+		struct in6_addr v6;
+	} saddr, daddr;
+	u16 sport;
+	u8 family;
+	u8 dscp;
+	u8 ecn;
+};
+
+#define UET_SKB_CB(skb)	((struct uet_skb_cb *)(skb)->cb)
+
+/* Module init/exit; uet_udp_exit() after every device is deallocated. */
+int uet_udp_init(void);
+void uet_udp_exit(void);
+
+/* Attach/detach udev to the sockets of its netdev's netns. Process
+ * context, may sleep; uet_udp_get() takes RTNL, so neither may be called
+ * with RTNL held. uet_udp_put() of a device never attached is a no-op.
+ */
+int uet_udp_get(struct uet_dev *udev);
+void uet_udp_put(struct uet_dev *udev);
+
+/* Only between uet_udp_get() and uet_udp_put(). Consumes skb always.
+ * Returns 0 once handed to IP, -EHOSTUNREACH without a route,
+ * -ENETUNREACH without a socket for the family (IPv6 disabled, or the
+ * netns is gone), -ENOMEM, -EAFNOSUPPORT for a bad path->family.
+ */
+int uet_udp_xmit(struct uet_dev *udev, struct sk_buff *skb,
+		 const struct uet_path *path, u16 sport, u8 tos);
+
+int uet_path_from_ah(struct uet_dev *udev, const struct rdma_ah_attr *attr,
+		     struct uet_path *path);
+
+/* recv.c: takes a PDS packet (skb->data at the PDS header); consumes it. */
+void uet_rcv(struct uet_dev *udev, struct sk_buff *skb);
+
+#endif /* _UET_UDP_H */
