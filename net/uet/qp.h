@@ -16,6 +16,9 @@
 #define UET_ACK_EVERY		4	/* coalesce up to this many packets */
 #define UET_ACK_DELAY_NS	(50 * NSEC_PER_USEC)
 #define UET_DUPTHRESH		3	/* later packets acked before a hole is lost */
+/* A receiver NACKs a hole overtaken by this many packets for this long. */
+#define UET_NACK_REORDER_PKTS	16
+#define UET_NACK_REORDER_NS	(4 * NSEC_PER_MSEC)
 #define UET_RTO_MIN_NS		(50 * NSEC_PER_MSEC)
 #define UET_RTO_MAX_NS		(2 * NSEC_PER_SEC)
 #define UET_RTO_LINEAR		2	/* expiries with linear backoff */
@@ -108,6 +111,11 @@ struct uet_resp {
 	bool ack_now;
 	bool ack_ecn;		/* a CE mark arrived since the last ACK */
 	u64 ack_deadline_ns;	/* the oldest unacknowledged packet's ACK is due */
+
+	/* The first hole, for NACK PKT_NOT_RCVD. */
+	u32 hole_psn;
+	u64 hole_since_ns;
+	bool hole_nacked;
 };
 
 static inline struct uet_swqe *uet_swqe(const struct uet_req *req, u32 i)

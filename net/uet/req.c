@@ -725,9 +725,19 @@ void uet_req_rcv_nack(struct uet_qp *qp, struct sk_buff *skb)
 	}
 	uet_inc(qp->udev, UET_CNT_NACK_RX);
 	switch (nack.code) {
+	case UET_NACK_PKT_NOT_RCVD:
+		/* A copy sent less than an RTT ago may still be on its way. */
+		if (uet_psn_in_window(nack.psn, qp->tx.una,
+				      uet_pdc_tx_inflight(&qp->tx))) {
+			struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(&qp->tx, nack.psn);
+
+			if (pkt->nxmit > 1 &&
+			    ktime_get_ns() - pkt->sent_ns < qp->tx.srtt_ns)
+				break;
+		}
+		fallthrough;
 	case UET_NACK_TRIMMED:
 	case UET_NACK_TRIMMED_LASTHOP:
-	case UET_NACK_PKT_NOT_RCVD:
 	case UET_NACK_PSN_OOR_WINDOW:
 		if (uet_pdc_tx_nack(&qp->tx, nack.psn))
 			uet_inc(qp->udev, UET_CNT_RETX_NACK);

@@ -66,6 +66,7 @@ void uet_resp_reset(struct uet_qp *qp)
 	resp->ack_now = false;
 	resp->ack_ecn = false;
 	resp->ack_deadline_ns = 0;
+	resp->hole_since_ns = 0;
 	if (!qp->srq)
 		uet_queue_discard(&qp->rq);
 }
@@ -412,6 +413,32 @@ static bool uet_resp_from_peer(struct uet_qp *qp, struct sk_buff *skb)
 	return ipv6_addr_equal(&cb->saddr.v6, &qp->path.daddr.v6);
 }
 
+/*
+ * A hole that packets keep overtaking, for longer than reordering
+ * explains, is reported at once instead of waiting for the sender to
+ * infer it: NACK PKT_NOT_RCVD, once per hole.
+ */
+static void uet_resp_check_hole(struct uet_qp *qp)
+{
+	struct uet_resp *resp = qp->resp;
+	u64 now = ktime_get_ns();
+
+	if (!uet_pdc_rx_has_hole(&qp->rx))
+		return;
+	if (qp->rx.next != resp->hole_psn || !resp->hole_since_ns) {
+		resp->hole_psn = qp->rx.next;
+		resp->hole_since_ns = now;
+		resp->hole_nacked = false;
+		return;
+	}
+	if (resp->hole_nacked ||
+	    qp->rx.high - qp->rx.next < UET_NACK_REORDER_PKTS ||
+	    now - resp->hole_since_ns < UET_NACK_REORDER_NS)
+		return;
+	resp->hole_nacked = true;
+	uet_qp_send_nack(qp, resp->hole_psn, UET_NACK_PKT_NOT_RCVD, 0, 0);
+}
+
 static void uet_resp_data(struct uet_qp *qp, struct sk_buff *skb)
 {
 	struct uet_dev *udev = qp->udev;
@@ -500,6 +527,7 @@ static void uet_resp_data(struct uet_qp *qp, struct sk_buff *skb)
 		resp->ack_now = true;
 	}
 	uet_pdc_rx_commit(&qp->rx, pds.psn);
+	uet_resp_check_hole(qp);
 	if (!resp->ack_pending++)
 		resp->ack_deadline_ns = ktime_get_ns() + UET_ACK_DELAY_NS;
 	resp->ack_psn = pds.psn;
