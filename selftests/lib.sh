@@ -143,3 +143,22 @@ export -f qdisc_stat qdisc_idle
 require_stock_kernel() {
 	[ "${UET_VM_KERNEL:-stock}" = stock ] || skip "throughput is measured on the stock kernel only"
 }
+
+# ibdev_gid_index DEV ADDR: index of ADDR in port 1's GID table (an IPv4
+# address is found as its IPv4-mapped GID).
+ibdev_gid_index() {
+	ibv_devinfo -v -d "$1" |
+		sed -n 's/^[[:space:]]*GID\[ *\([0-9]*\)\]:[[:space:]]*\([^,]*\),.*/\1 \2/p' |
+		awk -v a="$2" '$2 == a || $2 == "::ffff:" a { print $1; f = 1; exit } END { exit !f }'
+}
+
+# uet_counter DEV NAME: a counter of port 1 of a uet device.
+uet_counter() {
+	rdma statistic show link "$1/1" |
+		awk -v n="$2" '{ for (i = 1; i < NF; i++) if ($i == n) { print $(i + 1); f = 1; exit } }
+			END { exit !f }'
+}
+
+# tcp_listens NS PORT: something listens on TCP PORT in namespace NS.
+tcp_listens() { in_ns "$1" ss -Hltn "sport = :$2" | grep -q .; }
+export -f ibdev_gid_index uet_counter tcp_listens

@@ -51,7 +51,7 @@ static void uet_pdc_window_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, uet_pdc_tx_window_open(&tx));
 
 	/* Stale, repeated and beyond-sent acks change nothing. */
-	KUNIT_EXPECT_EQ(test, uet_pdc_tx_ack(&tx, ISN + 1, ISN, 0xff,
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_ack(&tx, ISN + 1, ISN, 0x0f,
 					     uet_pdc_test_release, &rel), 0);
 	KUNIT_EXPECT_EQ(test, uet_pdc_tx_ack(&tx, ISN + 3, ISN + 4, 0,
 					     uet_pdc_test_release, &rel), 0);

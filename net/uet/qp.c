@@ -15,6 +15,7 @@
 #include <net/inet_ecn.h>
 
 #include "qp.h"
+#include "ud.h"
 #include "udp.h"
 
 static struct workqueue_struct *uet_wq;
@@ -265,6 +266,8 @@ int uet_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	u32 qpn;
 	int err;
 
+	if (init->qp_type == IB_QPT_UD || init->qp_type == IB_QPT_GSI)
+		return uet_ud_create_qp(ibqp, init, udata);
 	if (init->qp_type != IB_QPT_RC)
 		return -EOPNOTSUPP;
 	if (init->create_flags)
@@ -395,6 +398,10 @@ int uet_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	struct uet_qp *qp = to_uqp(ibqp);
 	struct uet_dev *udev = qp->udev;
 
+	if (uet_qp_is_ud(qp)) {
+		uet_ud_destroy_qp(qp);
+		return 0;
+	}
 	xa_erase(&udev->qps, ibqp->qp_num);
 	uet_qp_put(qp);
 	wait_for_completion(&qp->free);
@@ -473,6 +480,8 @@ int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	unsigned long flags;
 	int err;
 
+	if (uet_qp_is_ud(qp))
+		return uet_ud_modify_qp(qp, attr, mask);
 	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
 		return -EOPNOTSUPP;
 	cur = (mask & IB_QP_CUR_STATE) ? attr->cur_qp_state : uet_qp_state(qp);
@@ -553,6 +562,10 @@ int uet_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	struct uet_qp *qp = to_uqp(ibqp);
 	unsigned long flags;
 
+	if (uet_qp_is_ud(qp)) {
+		uet_ud_query_qp(qp, attr, init);
+		return 0;
+	}
 	memset(attr, 0, sizeof(*attr));
 	spin_lock_irqsave(&qp->state_lock, flags);
 	attr->qp_state = qp->state;
@@ -673,6 +686,8 @@ int uet_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	unsigned long flags;
 	int err = 0;
 
+	if (uet_qp_is_ud(qp))
+		return uet_ud_post_send(qp, wr, bad_wr);
 	/* librxe's doorbell: the WQEs are already in the shared ring. */
 	if (qp->is_user) {
 		uet_qp_schedule(qp);

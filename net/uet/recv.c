@@ -7,6 +7,7 @@
 #include <asm/unaligned.h>
 
 #include "qp.h"
+#include "ud.h"
 #include "udp.h"
 
 /* Bytes that must be present for each PDS type uet accepts. */
@@ -38,6 +39,10 @@ void uet_rcv(struct uet_dev *udev, struct sk_buff *skb)
 	if (!pskb_may_pull(skb, sizeof(__be16)))
 		goto malformed;
 	type = uet_pds_type(skb->data, skb_headlen(skb));
+	if (type == UET_PDS_UUD_REQ) {
+		uet_ud_rcv(udev, skb);
+		return;
+	}
 	need = uet_rcv_min_len(type);
 	if (!need || !pskb_may_pull(skb, need))
 		goto malformed;
@@ -49,8 +54,10 @@ void uet_rcv(struct uet_dev *udev, struct sk_buff *skb)
 	dpdcid = get_unaligned_be16(skb->data + 10);
 
 	qp = uet_qp_get(udev, dpdcid);
-	if (!qp) {
+	if (!qp || uet_qp_is_ud(qp)) {
 		uet_inc(udev, UET_CNT_DROP_NO_QP);
+		if (qp)
+			uet_qp_put(qp);
 		kfree_skb(skb);
 		return;
 	}

@@ -164,6 +164,49 @@ int uet_pds_nack_parse(const void *buf, size_t len, struct uet_pds_nack *nack)
 	return sizeof(*hdr);
 }
 
+int uet_uud_pack(const struct uet_uud *uud, void *buf, size_t len)
+{
+	struct uet_uud_hdr *hdr = buf;
+
+	if (len < sizeof(*hdr))
+		return -EMSGSIZE;
+	if (uud->flags & ~UET_UUD_F_MASK)
+		return -EINVAL;
+	put_unaligned_be16(uet_prologue(UET_PDS_UUD_REQ, 0, uud->flags),
+			   &hdr->prologue);
+	put_unaligned_be16(uud->pay_len, &hdr->pay_len);
+	put_unaligned_be32(uud->qkey, &hdr->qkey);
+	put_unaligned_be16(uud->spdcid, &hdr->spdcid);
+	put_unaligned_be16(uud->dpdcid, &hdr->dpdcid);
+	put_unaligned_be32(uud->imm, &hdr->imm);
+	return sizeof(*hdr);
+}
+
+/* Besides the length, refuse what no sender of this version produces: a
+ * next header or a flag we do not define. pay_len is checked by the
+ * caller, which knows how many bytes follow.
+ */
+int uet_uud_parse(const void *buf, size_t len, struct uet_uud *uud)
+{
+	const struct uet_uud_hdr *hdr = buf;
+	u16 prologue;
+
+	if (len < sizeof(*hdr))
+		return -EBADMSG;
+	prologue = get_unaligned_be16(&hdr->prologue);
+	if (prologue >> UET_PDS_TYPE_SHIFT != UET_PDS_UUD_REQ ||
+	    (prologue >> UET_PDS_NEXT_SHIFT) & UET_PDS_NEXT_MASK ||
+	    prologue & UET_PDS_FLAGS_MASK & ~UET_UUD_F_MASK)
+		return -EPROTO;
+	uud->flags = prologue & UET_UUD_F_MASK;
+	uud->pay_len = get_unaligned_be16(&hdr->pay_len);
+	uud->qkey = get_unaligned_be32(&hdr->qkey);
+	uud->spdcid = get_unaligned_be16(&hdr->spdcid);
+	uud->dpdcid = get_unaligned_be16(&hdr->dpdcid);
+	uud->imm = get_unaligned_be32(&hdr->imm);
+	return sizeof(*hdr);
+}
+
 int uet_verbs_pack(const struct uet_verbs_hdr *vh, void *buf, size_t len)
 {
 	struct uet_verbs_hdr_wire *hdr = buf;

@@ -138,6 +138,36 @@ int uet_pds_nack_pack(const struct uet_pds_nack *nack, void *buf, size_t len);
 int uet_pds_nack_parse(const void *buf, size_t len, struct uet_pds_nack *nack);
 int uet_pds_type(const void *buf, size_t len);
 
+/* UUD request (16 bytes): one unreliable datagram of a UD or GSI QP, the
+ * whole message in one packet, the payload right after the header. The
+ * PDC ids are QPNs, as for RC; the GSI QP is 1 on every device.
+ */
+struct uet_uud_hdr {
+	__be16 prologue;	/* type UUD_REQ, next_hdr 0, flags UET_UUD_F_* */
+	__be16 pay_len;		/* payload bytes after the header */
+	__be32 qkey;
+	__be16 spdcid;		/* source QPN */
+	__be16 dpdcid;		/* destination QPN */
+	__be32 imm;		/* immediate data, with UET_UUD_F_IMM; else 0 */
+} __packed;
+
+/* UUD flags (prologue bits 6..0). */
+#define UET_UUD_F_SOLICITED	0x01	/* solicited event on the receive CQE */
+#define UET_UUD_F_IMM		0x02	/* imm carries immediate data */
+#define UET_UUD_F_MASK		(UET_UUD_F_SOLICITED | UET_UUD_F_IMM)
+
+struct uet_uud {
+	u8 flags;
+	u16 pay_len;
+	u32 qkey;
+	u16 spdcid;
+	u16 dpdcid;
+	u32 imm;
+};
+
+int uet_uud_pack(const struct uet_uud *uud, void *buf, size_t len);
+int uet_uud_parse(const void *buf, size_t len, struct uet_uud *uud);
+
 /* The verbs header follows a RUD request (next_hdr UET_NEXT_VERBS). Every
  * data packet carries where its payload belongs, so the responder places
  * it whatever order packets arrive in.

@@ -207,6 +207,72 @@ static void uet_verbs_hdr_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, uet_verbs_pack(&bad, buf, sizeof(buf)), -EINVAL);
 }
 
+static const struct uet_uud uet_test_uud = {
+	.flags = UET_UUD_F_SOLICITED | UET_UUD_F_IMM,
+	.pay_len = 256,
+	.qkey = 0x80010000,
+	.spdcid = 1,
+	.dpdcid = 0x1234,
+	.imm = 0xcafef00d,
+};
+
+static void uet_uud_bytes_test(struct kunit *test)
+{
+	/* type 6, next_hdr 0, flags 0x03: 00110 0000 0000011 = 0x30 0x03 */
+	static const u8 expect[] = {
+		0x30, 0x03, 0x01, 0x00, 0x80, 0x01, 0x00, 0x00,
+		0x00, 0x01, 0x12, 0x34, 0xca, 0xfe, 0xf0, 0x0d,
+	};
+	u8 buf[sizeof(expect) + 1];
+
+	memset(buf, 0x5a, sizeof(buf));
+	KUNIT_ASSERT_EQ(test, uet_uud_pack(&uet_test_uud, buf, sizeof(buf)),
+			(int)sizeof(expect));
+	KUNIT_EXPECT_EQ(test, memcmp(buf, expect, sizeof(expect)), 0);
+	KUNIT_EXPECT_EQ(test, buf[sizeof(expect)], 0x5a);
+	KUNIT_EXPECT_EQ(test, uet_pds_type(buf, sizeof(buf)), UET_PDS_UUD_REQ);
+	/* dpdcid sits where the other PDS headers keep it. */
+	KUNIT_EXPECT_EQ(test, offsetof(struct uet_uud_hdr, dpdcid),
+			offsetof(struct uet_pds_req_hdr, dpdcid));
+}
+
+static void uet_uud_roundtrip_test(struct kunit *test)
+{
+	struct uet_uud out;
+	u8 buf[sizeof(struct uet_uud_hdr)];
+
+	KUNIT_ASSERT_EQ(test, uet_uud_pack(&uet_test_uud, buf, sizeof(buf)), 16);
+	KUNIT_ASSERT_EQ(test, uet_uud_parse(buf, sizeof(buf), &out), 16);
+	KUNIT_EXPECT_EQ(test, out.flags, uet_test_uud.flags);
+	KUNIT_EXPECT_EQ(test, out.pay_len, uet_test_uud.pay_len);
+	KUNIT_EXPECT_EQ(test, out.qkey, uet_test_uud.qkey);
+	KUNIT_EXPECT_EQ(test, out.spdcid, uet_test_uud.spdcid);
+	KUNIT_EXPECT_EQ(test, out.dpdcid, uet_test_uud.dpdcid);
+	KUNIT_EXPECT_EQ(test, out.imm, uet_test_uud.imm);
+}
+
+static void uet_uud_reject_test(struct kunit *test)
+{
+	struct uet_uud bad = uet_test_uud, out;
+	u8 buf[sizeof(struct uet_uud_hdr)];
+
+	KUNIT_EXPECT_EQ(test, uet_uud_pack(&uet_test_uud, buf, sizeof(buf) - 1),
+			-EMSGSIZE);
+	bad.flags = 0x04;
+	KUNIT_EXPECT_EQ(test, uet_uud_pack(&bad, buf, sizeof(buf)), -EINVAL);
+
+	KUNIT_ASSERT_EQ(test, uet_uud_pack(&uet_test_uud, buf, sizeof(buf)), 16);
+	KUNIT_EXPECT_EQ(test, uet_uud_parse(buf, sizeof(buf) - 1, &out), -EBADMSG);
+	/* An unknown flag, a next header, or another type is refused. */
+	buf[1] |= 0x40;
+	KUNIT_EXPECT_EQ(test, uet_uud_parse(buf, sizeof(buf), &out), -EPROTO);
+	buf[1] = 0x83;
+	KUNIT_EXPECT_EQ(test, uet_uud_parse(buf, sizeof(buf), &out), -EPROTO);
+	buf[1] = 0x03;
+	buf[0] = UET_PDS_RUD_REQ << (UET_PDS_TYPE_SHIFT - 8);
+	KUNIT_EXPECT_EQ(test, uet_uud_parse(buf, sizeof(buf), &out), -EPROTO);
+}
+
 static struct kunit_case uet_wire_cases[] = {
 	KUNIT_CASE(uet_pds_req_bytes_test),
 	KUNIT_CASE(uet_pds_req_roundtrip_test),
@@ -215,6 +281,9 @@ static struct kunit_case uet_wire_cases[] = {
 	KUNIT_CASE(uet_pds_ack_test),
 	KUNIT_CASE(uet_pds_nack_test),
 	KUNIT_CASE(uet_verbs_hdr_test),
+	KUNIT_CASE(uet_uud_bytes_test),
+	KUNIT_CASE(uet_uud_roundtrip_test),
+	KUNIT_CASE(uet_uud_reject_test),
 	{}
 };
 

@@ -1,0 +1,658 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * UD and GSI QPs (kernel consumers only): each message is one UUD
+ * datagram. A receive lands behind a 40-byte GRH area holding the IP
+ * header of the packet, as RoCE v2 devices present it: the IB CM finds
+ * the peer's address there (ib_init_ah_attr_from_wc()).
+ *
+ * Execution model, as for RC: the QP's work item (one instance at a
+ * time) is the only consumer of the send and receive rings. post_send
+ * only queues WQEs, because ib_mad posts with a spinlock held and IRQs
+ * off, where the IP output path must not run; the receive path only
+ * checks packets and queues them on qp->rxq.
+ */
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <rdma/ib_mad.h>
+
+#include "qp.h"
+#include "ud.h"
+#include "udp.h"
+
+/* Bytes in front of the payload of every receive. */
+#define UET_UD_GRH_LEN		sizeof(union rdma_network_hdr)
+
+/* skb->cb of a datagram on qp->rxq: the IP part that udp.c filled, then
+ * what the UUD header said (the header itself is pulled by then).
+ */
+struct uet_ud_cb {
+	struct uet_skb_cb ip;
+	u32 imm;
+	u16 sqpn;
+	u8 flags;
+};
+
+#define UET_UD_CB(skb)	((struct uet_ud_cb *)(skb)->cb)
+static_assert(sizeof(struct uet_ud_cb) <= sizeof_field(struct sk_buff, cb));
+
+static enum ib_qp_state uet_ud_state(struct uet_qp *qp)
+{
+	enum ib_qp_state state;
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->state_lock, flags);
+	state = qp->state;
+	spin_unlock_irqrestore(&qp->state_lock, flags);
+	return state;
+}
+
+/* One side of a copy to or from an SGE list: flat memory, or the packet
+ * data from skb->data on.
+ */
+struct uet_ud_copy {
+	void *buf;
+	const struct sk_buff *skb;
+	enum uet_copy_dir dir;		/* with buf */
+};
+
+/* Copy len bytes between c and an SGE list, from byte offset of the list. */
+static int uet_ud_sge_copy(struct uet_qp *qp, const struct rxe_sge *sge,
+			   u32 num_sge, u32 offset, u32 len, int access,
+			   const struct uet_ud_copy *c)
+{
+	u32 i, chunk, done = 0;
+	struct uet_mr *mr;
+	u64 iova;
+	int err;
+
+	for (i = 0; i < num_sge && done < len; i++) {
+		if (offset >= sge[i].length) {
+			offset -= sge[i].length;
+			continue;
+		}
+		chunk = min(len - done, sge[i].length - offset);
+		iova = sge[i].addr + offset;
+		mr = uet_mr_get(qp->udev, sge[i].lkey, false);
+		if (!mr)
+			return -EACCES;
+		err = uet_mr_check(mr, qp->ibqp.pd, access, iova, chunk);
+		if (!err && c->skb)
+			err = uet_mr_copy_skb(mr, iova, c->skb, done, chunk);
+		else if (!err)
+			err = uet_mr_copy(mr, iova, c->buf + done, chunk, c->dir);
+		uet_mr_put(mr);
+		if (err)
+			return err;
+		done += chunk;
+		offset = 0;
+	}
+	return done == len ? 0 : -EINVAL;
+}
+
+/* The path of a WQE travels in its address vector, laid out as the rxe
+ * provider lays out the one of a user UD WQE.
+ */
+static void uet_ud_path_to_av(const struct uet_path *path, struct rxe_av *av)
+{
+	av->port_num = UET_PORT;
+	av->grh.hop_limit = path->hop_limit;
+	if (path->family == AF_INET) {
+		av->network_type = RXE_NETWORK_TYPE_IPV4;
+		av->sgid_addr._sockaddr_in.sin_family = AF_INET;
+		av->sgid_addr._sockaddr_in.sin_addr.s_addr = path->saddr.v4;
+		av->dgid_addr._sockaddr_in.sin_family = AF_INET;
+		av->dgid_addr._sockaddr_in.sin_addr.s_addr = path->daddr.v4;
+	} else {
+		av->network_type = RXE_NETWORK_TYPE_IPV6;
+		av->sgid_addr._sockaddr_in6.sin6_family = AF_INET6;
+		av->sgid_addr._sockaddr_in6.sin6_addr = path->saddr.v6;
+		av->dgid_addr._sockaddr_in6.sin6_family = AF_INET6;
+		av->dgid_addr._sockaddr_in6.sin6_addr = path->daddr.v6;
+	}
+}
+
+static int uet_ud_av_to_path(const struct rxe_av *av, struct uet_path *path)
+{
+	memset(path, 0, sizeof(*path));
+	path->hop_limit = av->grh.hop_limit;
+	switch (av->network_type) {
+	case RXE_NETWORK_TYPE_IPV4:
+		path->family = AF_INET;
+		path->saddr.v4 = av->sgid_addr._sockaddr_in.sin_addr.s_addr;
+		path->daddr.v4 = av->dgid_addr._sockaddr_in.sin_addr.s_addr;
+		return 0;
+	case RXE_NETWORK_TYPE_IPV6:
+		path->family = AF_INET6;
+		path->saddr.v6 = av->sgid_addr._sockaddr_in6.sin6_addr;
+		path->daddr.v6 = av->dgid_addr._sockaddr_in6.sin6_addr;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* Consumes skb. Returns false if the QP went to the error state. */
+static bool uet_ud_recv_one(struct uet_qp *qp, struct sk_buff *skb)
+{
+	struct uet_ud_cb *cb = UET_UD_CB(skb);
+	union rdma_network_hdr grh = {};
+	const struct uet_ud_copy grh_src = { .buf = &grh, .dir = UET_TO_MR };
+	const struct uet_ud_copy pay_src = { .skb = skb };
+	struct ib_wc wc = {
+		.opcode = IB_WC_RECV,
+		.qp = &qp->ibqp,
+		.src_qp = cb->sqpn,
+		.wc_flags = IB_WC_GRH | IB_WC_WITH_NETWORK_HDR_TYPE,
+		.port_num = UET_PORT,
+	};
+	struct rxe_recv_wqe *wqe;
+	u32 i, num_sge, len = skb->len;
+	u64 space = 0;
+	int err;
+
+	if (!uet_queue_count(&qp->rq)) {
+		uet_inc(qp->udev, UET_CNT_DROP_BACKLOG);
+		kfree_skb(skb);
+		return true;
+	}
+	wqe = uet_queue_consumer_addr(&qp->rq);
+	num_sge = min(wqe->dma.num_sge, qp->cap.max_recv_sge);
+	for (i = 0; i < num_sge; i++)
+		space += wqe->dma.sge[i].length;
+	/* IBA class D error: the datagram is dropped, the WQE waits for the next. */
+	if (UET_UD_GRH_LEN + len > space) {
+		uet_inc(qp->udev, UET_CNT_DROP_ACCESS);
+		kfree_skb(skb);
+		return true;
+	}
+
+	/* IPv4: the header in the last 20 bytes of the 40; IPv6 fills them. */
+	if (cb->ip.family == AF_INET) {
+		memcpy(&grh.roce4grh, ip_hdr(skb), sizeof(grh.roce4grh));
+		wc.network_hdr_type = RDMA_NETWORK_IPV4;
+	} else {
+		memcpy(&grh.ibgrh, ipv6_hdr(skb), sizeof(grh.ibgrh));
+		wc.network_hdr_type = RDMA_NETWORK_IPV6;
+	}
+	err = uet_ud_sge_copy(qp, wqe->dma.sge, num_sge, 0, UET_UD_GRH_LEN,
+			      IB_ACCESS_LOCAL_WRITE, &grh_src);
+	if (!err)
+		err = uet_ud_sge_copy(qp, wqe->dma.sge, num_sge, UET_UD_GRH_LEN,
+				      len, IB_ACCESS_LOCAL_WRITE, &pay_src);
+
+	wc.wr_id = wqe->wr_id;
+	wc.status = err ? IB_WC_LOC_PROT_ERR : IB_WC_SUCCESS;
+	wc.byte_len = UET_UD_GRH_LEN + len;
+	if (cb->flags & UET_UUD_F_IMM) {
+		wc.wc_flags |= IB_WC_WITH_IMM;
+		wc.ex.imm_data = cpu_to_be32(cb->imm);
+	}
+	uet_queue_advance_consumer(&qp->rq);
+	uet_cq_post(qp->rcq, &wc, cb->flags & UET_UUD_F_SOLICITED);
+	if (err) {
+		kfree_skb(skb);
+		uet_qp_error(qp);
+		return false;
+	}
+	consume_skb(skb);
+	return true;
+}
+
+static enum ib_wc_status uet_ud_send_one(struct uet_qp *qp,
+					 const struct rxe_send_wqe *wqe)
+{
+	struct uet_dev *udev = qp->udev;
+	u32 len = wqe->dma.length;
+	struct uet_uud uud = {
+		.pay_len = len,
+		.spdcid = qp->ibqp.qp_num,
+		.dpdcid = wqe->wr.wr.ud.remote_qpn,
+		.qkey = wqe->wr.wr.ud.remote_qkey,
+	};
+	struct uet_ud_copy dst = { .dir = UET_FROM_MR };
+	struct uet_path path;
+	struct sk_buff *skb;
+	unsigned int skb_len;
+
+	if (len > ib_mtu_enum_to_int(uet_ib_mtu(READ_ONCE(udev->ndev->mtu))))
+		return IB_WC_LOC_LEN_ERR;
+	if (uet_ud_av_to_path(&wqe->wr.wr.ud.av, &path))
+		return IB_WC_LOC_QP_OP_ERR;
+	/* IBA: a Q_Key with the high bit set in the WR means the QP's own. */
+	if (uud.qkey & BIT(31))
+		uud.qkey = READ_ONCE(qp->qkey);
+	if (wqe->wr.opcode == IB_WR_SEND_WITH_IMM) {
+		uud.flags |= UET_UUD_F_IMM;
+		uud.imm = be32_to_cpu(wqe->wr.ex.imm_data);
+	}
+	if (wqe->wr.send_flags & IB_SEND_SOLICITED)
+		uud.flags |= UET_UUD_F_SOLICITED;
+
+	/* Unreliable: a datagram we cannot allocate is one the network lost. */
+	skb = uet_qp_alloc_skb(qp, sizeof(struct uet_uud_hdr) + len);
+	if (!skb)
+		return IB_WC_SUCCESS;
+	uet_uud_pack(&uud, skb_put(skb, sizeof(struct uet_uud_hdr)),
+		     sizeof(struct uet_uud_hdr));
+	dst.buf = skb_put(skb, len);
+	if (wqe->wr.send_flags & IB_SEND_INLINE) {
+		memcpy(dst.buf, wqe->dma.inline_data, len);
+	} else if (uet_ud_sge_copy(qp, wqe->dma.sge,
+				   min(wqe->dma.num_sge, qp->cap.max_send_sge),
+				   0, len, 0, &dst)) {
+		kfree_skb(skb);
+		return IB_WC_LOC_PROT_ERR;
+	}
+
+	skb_len = skb->len;
+	if (!uet_udp_xmit(udev, skb, &path, qp->entropy,
+			  uet_qp_tos(UET_DSCP_CONTROL, false))) {
+		uet_inc(udev, UET_CNT_TX_PKTS);
+		uet_count(udev, UET_CNT_TX_BYTES, skb_len);
+	}
+	return IB_WC_SUCCESS;
+}
+
+/* Send (RTS) or flush (SQE) up to a budget of WQEs; true if some are left. */
+static bool uet_ud_send(struct uet_qp *qp)
+{
+	const struct rxe_send_wqe *wqe;
+	enum ib_qp_state state;
+	unsigned long flags;
+	struct ib_wc wc;
+	bool signaled;
+	int n;
+
+	for (n = 0; n < UET_WORK_BUDGET; n++) {
+		state = uet_ud_state(qp);
+		if ((state != IB_QPS_RTS && state != IB_QPS_SQE) ||
+		    !uet_queue_count(&qp->sq))
+			return false;
+		wqe = uet_queue_consumer_addr(&qp->sq);
+		memset(&wc, 0, sizeof(wc));
+		wc.wr_id = wqe->wr.wr_id;
+		wc.opcode = IB_WC_SEND;
+		wc.qp = &qp->ibqp;
+		wc.byte_len = wqe->dma.length;
+		signaled = qp->sq_sig_all ||
+			   (wqe->wr.send_flags & IB_SEND_SIGNALED);
+		wc.status = state == IB_QPS_SQE ? IB_WC_WR_FLUSH_ERR :
+			    uet_ud_send_one(qp, wqe);
+		/* IBA: a send error takes a UD QP to SQE, which flushes the
+		 * WQEs after it until the consumer moves the QP back to RTS
+		 * (as ib_mad does when it sees the error).
+		 */
+		if (wc.status != IB_WC_SUCCESS && state == IB_QPS_RTS) {
+			spin_lock_irqsave(&qp->state_lock, flags);
+			if (qp->state == IB_QPS_RTS)
+				qp->state = IB_QPS_SQE;
+			spin_unlock_irqrestore(&qp->state_lock, flags);
+		}
+		/* The slot is the client's again: post only what was read. */
+		uet_queue_advance_consumer(&qp->sq);
+		if (wc.status != IB_WC_SUCCESS || signaled)
+			uet_cq_post(qp->scq, &wc, false);
+	}
+	return uet_queue_count(&qp->sq) != 0;
+}
+
+/* Error state: complete everything posted with a flush error. */
+static void uet_ud_flush(struct uet_qp *qp)
+{
+	struct ib_wc wc = {
+		.status = IB_WC_WR_FLUSH_ERR,
+		.qp = &qp->ibqp,
+	};
+
+	wc.opcode = IB_WC_SEND;
+	while (uet_queue_count(&qp->sq)) {
+		wc.wr_id = ((struct rxe_send_wqe *)
+			    uet_queue_consumer_addr(&qp->sq))->wr.wr_id;
+		uet_queue_advance_consumer(&qp->sq);
+		uet_cq_post(qp->scq, &wc, false);
+	}
+	wc.opcode = IB_WC_RECV;
+	while (uet_queue_count(&qp->rq)) {
+		wc.wr_id = ((struct rxe_recv_wqe *)
+			    uet_queue_consumer_addr(&qp->rq))->wr_id;
+		uet_queue_advance_consumer(&qp->rq);
+		uet_cq_post(qp->rcq, &wc, false);
+	}
+}
+
+static void uet_ud_work(struct work_struct *work)
+{
+	struct uet_qp *qp = container_of(work, struct uet_qp, work);
+	enum ib_qp_state state = uet_ud_state(qp);
+	struct sk_buff *skb;
+	bool more;
+	int n;
+
+	if (READ_ONCE(qp->dying) || state == IB_QPS_RESET ||
+	    state == IB_QPS_INIT) {
+		skb_queue_purge(&qp->rxq);
+		return;
+	}
+	if (state == IB_QPS_ERR) {
+		skb_queue_purge(&qp->rxq);
+		uet_ud_flush(qp);
+		return;
+	}
+
+	for (n = 0; n < UET_WORK_BUDGET && (skb = skb_dequeue(&qp->rxq)); n++)
+		if (!uet_ud_recv_one(qp, skb))
+			return;
+	more = uet_ud_send(qp);
+	if (more || !skb_queue_empty(&qp->rxq))
+		uet_qp_schedule(qp);
+}
+
+void uet_ud_rcv(struct uet_dev *udev, struct sk_buff *skb)
+{
+	struct uet_ud_cb *cb = UET_UD_CB(skb);
+	struct uet_uud uud;
+	struct uet_qp *qp;
+	u32 qkey;
+
+	if (!pskb_may_pull(skb, sizeof(struct uet_uud_hdr)) ||
+	    uet_uud_parse(skb->data, skb_headlen(skb), &uud) < 0 ||
+	    uud.pay_len != skb->len - sizeof(struct uet_uud_hdr)) {
+		uet_inc(udev, UET_CNT_DROP_MALFORMED);
+		kfree_skb(skb);
+		return;
+	}
+
+	qp = uet_qp_get(udev, uud.dpdcid);
+	if (!qp || !uet_qp_is_ud(qp)) {
+		uet_inc(udev, UET_CNT_DROP_NO_QP);
+		goto drop;
+	}
+	/* IBA: QP1 takes the well-known Q_Key, whatever it was given. */
+	qkey = qp->ibqp.qp_num == UET_GSI_QPN ? IB_QP1_QKEY : READ_ONCE(qp->qkey);
+	if (uud.qkey != qkey) {
+		uet_inc(udev, UET_CNT_DROP_ACCESS);
+		goto drop;
+	}
+	if (skb_queue_len(&qp->rxq) >= UET_RX_BACKLOG) {
+		uet_inc(udev, UET_CNT_DROP_BACKLOG);
+		goto drop;
+	}
+
+	cb->imm = uud.imm;
+	cb->sqpn = uud.spdcid;
+	cb->flags = uud.flags;
+	__skb_pull(skb, sizeof(struct uet_uud_hdr));
+	skb_queue_tail(&qp->rxq, skb);
+	uet_qp_schedule(qp);
+	uet_qp_put(qp);
+	return;
+
+drop:
+	if (qp)
+		uet_qp_put(qp);
+	kfree_skb(skb);
+}
+
+/* Kernel consumers: a WR becomes a WQE of the ring; the work sends it. In
+ * the error state WRs are only flushed, and any WR is taken as it comes,
+ * so that ib_drain_sq() can post its marker.
+ */
+static int uet_ud_post_one(struct uet_qp *qp, const struct ib_send_wr *wr,
+			   bool flush)
+{
+	const struct ib_ud_wr *uwr = ud_wr(wr);
+	struct rxe_send_wqe *wqe;
+	struct uet_path path;
+	u64 length = 0;
+	u8 *inline_data;
+	u32 i;
+	int err;
+
+	if (wr->num_sge > qp->cap.max_send_sge)
+		return -EINVAL;
+	if (!flush) {
+		if (wr->opcode != IB_WR_SEND && wr->opcode != IB_WR_SEND_WITH_IMM)
+			return -EINVAL;
+		if (!uwr->ah || uwr->remote_qpn > UET_MAX_QPN)
+			return -EINVAL;
+		err = uet_path_from_ah(qp->udev, &to_uah(uwr->ah)->attr, &path);
+		if (err)
+			return err;
+	}
+	if (uet_queue_client_full(&qp->sq))
+		return -ENOMEM;
+
+	wqe = uet_queue_client_producer_addr(&qp->sq);
+	memset(wqe, 0, sizeof(*wqe));
+	wqe->wr.wr_id = wr->wr_id;
+	wqe->wr.opcode = wr->opcode;
+	wqe->wr.send_flags = wr->send_flags;
+	if (!flush) {
+		wqe->wr.ex.imm_data = wr->ex.imm_data;
+		wqe->wr.wr.ud.remote_qpn = uwr->remote_qpn;
+		wqe->wr.wr.ud.remote_qkey = uwr->remote_qkey;
+		uet_ud_path_to_av(&path, &wqe->wr.wr.ud.av);
+		inline_data = wqe->dma.inline_data;
+		for (i = 0; i < wr->num_sge; i++) {
+			const struct ib_sge *sge = &wr->sg_list[i];
+
+			if (wr->send_flags & IB_SEND_INLINE) {
+				if (sge->length > qp->cap.max_inline_data - length)
+					return -EINVAL;
+				memcpy(inline_data + length,
+				       (void *)(uintptr_t)sge->addr, sge->length);
+			} else {
+				wqe->dma.sge[i].addr = sge->addr;
+				wqe->dma.sge[i].length = sge->length;
+				wqe->dma.sge[i].lkey = sge->lkey;
+			}
+			length += sge->length;
+		}
+		if (!(wr->send_flags & IB_SEND_INLINE))
+			wqe->dma.num_sge = wr->num_sge;
+	}
+	/* More than fits a u32 is more than an MTU all the same. */
+	wqe->dma.length = min_t(u64, length, U32_MAX);
+	wqe->dma.resid = wqe->dma.length;
+	uet_queue_client_advance_producer(&qp->sq);
+	return 0;
+}
+
+int uet_ud_post_send(struct uet_qp *qp, const struct ib_send_wr *wr,
+		     const struct ib_send_wr **bad_wr)
+{
+	enum ib_qp_state state = uet_ud_state(qp);
+	unsigned long flags;
+	int err = 0;
+
+	if (state < IB_QPS_RTS) {
+		*bad_wr = wr;
+		return -EINVAL;
+	}
+	spin_lock_irqsave(&qp->sq_lock, flags);
+	for (; wr; wr = wr->next) {
+		err = uet_ud_post_one(qp, wr, state == IB_QPS_ERR);
+		if (err) {
+			*bad_wr = wr;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&qp->sq_lock, flags);
+	uet_qp_schedule(qp);
+	return err;
+}
+
+int uet_ud_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
+		     struct ib_udata *udata)
+{
+	struct uet_dev *udev = to_udev(ibqp->device);
+	struct uet_qp *qp = to_uqp(ibqp);
+	struct ib_qp_cap *cap = &init->cap;
+	unsigned int n, sq_space;
+	u32 qpn;
+	int err;
+
+	/* User UD would need the rxe provider's UD WQEs and user receive
+	 * buffers behind a GRH: not offered.
+	 */
+	if (udata)
+		return -EOPNOTSUPP;
+	if (init->create_flags || init->srq)
+		return -EOPNOTSUPP;
+	if (init->qp_type == IB_QPT_GSI && init->port_num != UET_PORT)
+		return -EINVAL;
+	if (cap->max_send_wr < 1 || cap->max_send_wr > UET_MAX_QP_WR ||
+	    cap->max_recv_wr < 1 || cap->max_recv_wr > UET_MAX_QP_WR ||
+	    cap->max_send_sge > UET_MAX_SGE || cap->max_recv_sge > UET_MAX_SGE ||
+	    cap->max_inline_data > UET_MAX_INLINE)
+		return -EINVAL;
+
+	qp->udev = udev;
+	refcount_set(&qp->ref, 1);
+	init_completion(&qp->free);
+	spin_lock_init(&qp->state_lock);
+	spin_lock_init(&qp->sq_lock);
+	spin_lock_init(&qp->rq_lock);
+	qp->state = IB_QPS_RESET;
+	qp->scq = to_ucq(init->send_cq);
+	qp->rcq = to_ucq(init->recv_cq);
+	qp->sq_sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
+	INIT_WORK(&qp->work, uet_ud_work);
+	skb_queue_head_init(&qp->rxq);
+
+	/* Inline data and the SGE list share the WQE's tail, as in rxe. */
+	sq_space = max_t(u32, cap->max_send_sge * sizeof(struct rxe_sge),
+			 cap->max_inline_data);
+	cap->max_send_sge = sq_space / sizeof(struct rxe_sge);
+	cap->max_inline_data = sq_space;
+	n = cap->max_send_wr;
+	err = uet_queue_init(&qp->sq, &n, sizeof(struct rxe_send_wqe) + sq_space,
+			     UET_QUEUE_FROM_CLIENT);
+	if (err)
+		return err;
+	cap->max_send_wr = n;
+	n = cap->max_recv_wr;
+	err = uet_queue_init(&qp->rq, &n, sizeof(struct rxe_recv_wqe) +
+			     cap->max_recv_sge * sizeof(struct rxe_sge),
+			     UET_QUEUE_FROM_CLIENT);
+	if (err)
+		goto err_sq;
+	cap->max_recv_wr = n;
+	qp->cap = *cap;
+
+	/* Datagrams are independent: one fixed UDP source port per QP. */
+	if (init->qp_type == IB_QPT_GSI) {
+		qpn = UET_GSI_QPN;
+		qp->entropy = 0xc000 | qpn;
+		ibqp->qp_num = qpn;
+		/* -EBUSY: the port has its GSI QP already. */
+		err = xa_insert(&udev->qps, qpn, qp, GFP_KERNEL);
+		if (err)
+			goto err_rq;
+		return 0;
+	}
+	err = xa_alloc_cyclic(&udev->qps, &qpn, NULL,
+			      XA_LIMIT(UET_MIN_QPN, UET_MAX_QPN), &udev->qp_next,
+			      GFP_KERNEL);
+	if (err < 0)
+		goto err_rq;
+	qp->entropy = 0xc000 | (qpn & 0x3fff);
+	ibqp->qp_num = qpn;
+	/* Visible to the receive path only now that it is whole. */
+	xa_store(&udev->qps, qpn, qp, GFP_KERNEL);
+	return 0;
+
+err_rq:
+	uet_queue_cleanup(&qp->rq);
+err_sq:
+	uet_queue_cleanup(&qp->sq);
+	return err;
+}
+
+int uet_ud_modify_qp(struct uet_qp *qp, struct ib_qp_attr *attr, int mask)
+{
+	enum ib_qp_state cur, new;
+	unsigned long flags;
+
+	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
+		return -EOPNOTSUPP;
+	cur = (mask & IB_QP_CUR_STATE) ? attr->cur_qp_state : uet_ud_state(qp);
+	new = (mask & IB_QP_STATE) ? attr->qp_state : cur;
+	if (!ib_modify_qp_is_ok(cur, new, qp->ibqp.qp_type, mask))
+		return -EINVAL;
+	if ((mask & IB_QP_PORT) && attr->port_num != UET_PORT)
+		return -EINVAL;
+	if ((mask & IB_QP_PKEY_INDEX) && attr->pkey_index)
+		return -EINVAL;
+
+	spin_lock_irqsave(&qp->state_lock, flags);
+	if (mask & IB_QP_QKEY)
+		WRITE_ONCE(qp->qkey, attr->qkey);
+	if (mask & IB_QP_STATE)
+		qp->state = new;
+	spin_unlock_irqrestore(&qp->state_lock, flags);
+
+	if (new == IB_QPS_RESET) {
+		/* A running work may still use the rings; the next sees RESET. */
+		flush_work(&qp->work);
+		skb_queue_purge(&qp->rxq);
+		uet_queue_discard(&qp->sq);
+		uet_queue_discard(&qp->rq);
+	} else if (new == IB_QPS_SQD) {
+		/* Sends leave as the work takes them: with the work idle, none
+		 * is in flight and the SQ is drained.
+		 */
+		if ((mask & IB_QP_EN_SQD_ASYNC_NOTIFY) &&
+		    attr->en_sqd_async_notify && qp->ibqp.event_handler) {
+			struct ib_event ev = {
+				.device = qp->ibqp.device,
+				.element.qp = &qp->ibqp,
+				.event = IB_EVENT_SQ_DRAINED,
+			};
+
+			flush_work(&qp->work);
+			qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+		}
+	} else {
+		uet_qp_schedule(qp);
+	}
+	return 0;
+}
+
+void uet_ud_query_qp(struct uet_qp *qp, struct ib_qp_attr *attr,
+		     struct ib_qp_init_attr *init)
+{
+	unsigned long flags;
+
+	memset(attr, 0, sizeof(*attr));
+	spin_lock_irqsave(&qp->state_lock, flags);
+	attr->qp_state = qp->state;
+	attr->cur_qp_state = qp->state;
+	attr->qkey = qp->qkey;
+	spin_unlock_irqrestore(&qp->state_lock, flags);
+	attr->path_mtu = uet_ib_mtu(READ_ONCE(qp->udev->ndev->mtu));
+	attr->cap = qp->cap;
+	attr->port_num = UET_PORT;
+
+	memset(init, 0, sizeof(*init));
+	init->send_cq = qp->ibqp.send_cq;
+	init->recv_cq = qp->ibqp.recv_cq;
+	init->cap = qp->cap;
+	init->qp_type = qp->ibqp.qp_type;
+	init->sq_sig_type = qp->sq_sig_all ? IB_SIGNAL_ALL_WR : IB_SIGNAL_REQ_WR;
+	init->port_num = UET_PORT;
+}
+
+void uet_ud_destroy_qp(struct uet_qp *qp)
+{
+	xa_erase(&qp->udev->qps, qp->ibqp.qp_num);
+	uet_qp_put(qp);
+	/* No receive path lookup holds the QP any more. */
+	wait_for_completion(&qp->free);
+
+	WRITE_ONCE(qp->dying, true);
+	cancel_work_sync(&qp->work);
+	skb_queue_purge(&qp->rxq);
+	uet_queue_cleanup(&qp->rq);
+	uet_queue_cleanup(&qp->sq);
+}
