@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Address handles. uet carries RC traffic only, where the path comes
- * with modify_qp; an AH is kept so consumers that create one (rdma_cm,
- * ibv_create_ah) can, and is checked the same way.
+ * Address handles: where a UD or GSI send goes (ud.c turns the AH of each
+ * WR into the path of its datagram). RC QPs take their path from
+ * modify_qp instead; user AHs are checked the same way, for consumers
+ * that create them (ibv_create_ah).
  */
 #include <rdma/rdma_user_rxe.h>
 

@@ -1,0 +1,202 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# rdma_cm over uet: the IB CM's MADs travel as UUD datagrams between the GSI
+# QPs (QP1) of two devices, uet0 in namespace a (clients) and uet1 in b
+# (servers). rping checks its data over IPv4 and IPv6, ucmatose connects
+# several endpoints, ib_send_bw connects its QP through rdma_cm (-R); then
+# forged datagrams are dropped and counted, and the module unloads cleanly.
+. "$(dirname "$0")/lib.sh"
+
+ns_add a b
+veth_link a veth0 10.0.0.1/24 b veth1 10.0.0.2/24 || fail "veth pair"
+ip -n a addr add fd00::1/64 dev veth0 nodad
+ip -n b addr add fd00::2/64 dev veth1 nodad
+uet_load
+modprobe -a rdma_cm rdma_ucm || fail "cannot load rdma_cm"
+T=$(mktemp -d)
+on_exit "rm -rf $T"
+
+step "rdma link add uet0 in namespace a" in_ns a rdma link add uet0 type uet netdev veth0
+step "rdma link add uet1 in namespace b" in_ns b rdma link add uet1 type uet netdev veth1
+step "ib_mad's GSI QP1 of uet0 and uet1 is in RTS" \
+	bash -c 'rdma res show qp | grep -q "link uet0/1 lqpn 1 type GSI state RTS" &&
+		rdma res show qp | grep -q "link uet1/1 lqpn 1 type GSI state RTS"'
+step "ib_mad opened both ports without complaint" \
+	bash -c '! dmesg | grep -E "ib_mad|Couldn.t (create|open)"'
+
+# listening COMM: a process named COMM has an rdma_cm ID listening.
+listening() { rdma res show cm_id | grep -q "state LISTEN .*comm $1"; }
+export -f listening
+
+# port_stat DEV NAME: a counter of port 1 of DEV.
+port_stat() {
+	rdma statistic show link "$1/1" |
+		awk -v n="$2" '{ for (i = 1; i < NF; i++) if ($i == n) print $(i + 1) }'
+}
+export -f port_stat
+
+# The N lines of data "rping -v -C N" prints, at its default size (64 B):
+# ping i is "rdma-ping-i: " then characters from 'A' + i, wrapping after 'z'.
+rping_lines() {
+	awk -v n="$1" 'BEGIN {
+		for (i = 0; i < n; i++) {
+			s = sprintf("rdma-ping-%d: ", i)
+			c = 65 + i % 58
+			while (length(s) < 63) {
+				s = s sprintf("%c", c)
+				if (++c > 122)
+					c = 65
+			}
+			print s
+		}
+	}'
+}
+
+# rping_pair ADDR: 10 verified pings to the server on ADDR; both sides must
+# print exactly the expected data.
+rping_pair() {
+	local srv rc=0
+	in_ns b timeout 120 rping -s -a "$1" -v -V -C 10 >"$T/rping.srv" 2>&1 &
+	srv=$!
+	if ! wait_for 30 listening rping; then
+		kill "$srv"
+		wait "$srv"
+		echo "the rping server never listened:"
+		cat "$T/rping.srv"
+		return 1
+	fi
+	in_ns a timeout 120 rping -c -a "$1" -v -V -C 10 >"$T/rping.cli" 2>&1 || rc=1
+	wait "$srv" || rc=1
+	rping_lines 10 >"$T/rping.exp"
+	sed -n 's/^ping data: //p' "$T/rping.cli" | diff -u "$T/rping.exp" - || rc=1
+	sed -n 's/^server ping data: //p' "$T/rping.srv" | diff -u "$T/rping.exp" - || rc=1
+	if [ "$rc" != 0 ]; then
+		echo "client:"
+		cat "$T/rping.cli"
+		echo "server:"
+		cat "$T/rping.srv"
+	fi
+	return "$rc"
+}
+
+# ucmatose_pair ADDR: 4 connections exchanging 20 messages each.
+ucmatose_pair() {
+	local srv rc=0
+	in_ns b timeout 120 ucmatose -b "$1" -c 4 -C 20 >"$T/cma.srv" 2>&1 &
+	srv=$!
+	if ! wait_for 30 listening ucmatose; then
+		kill "$srv"
+		wait "$srv"
+		echo "the ucmatose server never listened:"
+		cat "$T/cma.srv"
+		return 1
+	fi
+	in_ns a timeout 120 ucmatose -s "$1" -c 4 -C 20 >"$T/cma.cli" 2>&1 || rc=1
+	wait "$srv" || rc=1
+	grep -q "return status 0" "$T/cma.cli" || rc=1
+	grep -q "return status 0" "$T/cma.srv" || rc=1
+	if [ "$rc" != 0 ]; then
+		echo "client:"
+		cat "$T/cma.cli"
+		echo "server:"
+		cat "$T/cma.srv"
+	fi
+	return "$rc"
+}
+
+# bw_report FILE: FILE has ib_send_bw's report of all 200 messages,
+# "65536 200 <peak> <average> <rate>", at a nonzero average.
+bw_report() { awk '$1 == 65536 && $2 == 200 && $4 > 0 { ok = 1 } END { exit !ok }' "$1"; }
+
+# bw_side_ok RC FILE: one side of ib_send_bw succeeded, or failed only at
+# its report because it could not calibrate its clock, which emulated CPUs
+# make frequent.
+bw_side_ok() { [ "$1" = 0 ] || grep -q "Can't produce a report" "$2"; }
+
+# send_bw_pair: ib_send_bw through an rdma_cm connected QP. The data went
+# through once both sides finished and either reported it; a run where
+# neither could report is tried again, up to 4 times.
+send_bw_pair() {
+	local srv crc src try
+	for try in 1 2 3 4; do
+		in_ns b timeout 120 ib_send_bw -R -d uet1 --use_old_post_send -n 200 \
+			>"$T/bw.srv" 2>&1 &
+		srv=$!
+		if ! wait_for 30 listening ib_send_bw; then
+			kill "$srv"
+			wait "$srv"
+			echo "the ib_send_bw server never listened:"
+			cat "$T/bw.srv"
+			return 1
+		fi
+		crc=0 src=0
+		in_ns a timeout 120 ib_send_bw -R -d uet0 --use_old_post_send -n 200 \
+			10.0.0.2 >"$T/bw.cli" 2>&1 || crc=$?
+		wait "$srv" || src=$?
+		bw_side_ok "$crc" "$T/bw.cli" && bw_side_ok "$src" "$T/bw.srv" || break
+		if bw_report "$T/bw.cli"; then
+			echo "# $(awk '$1 == 65536 { print $4 " MB/s" }' "$T/bw.cli")"
+			return 0
+		fi
+		bw_report "$T/bw.srv" && return 0
+	done
+	echo "client (exit $crc):"
+	cat "$T/bw.cli"
+	echo "server (exit $src):"
+	cat "$T/bw.srv"
+	return 1
+}
+
+step "rping -v -V -C 10 over IPv4 carries the expected data" rping_pair 10.0.0.2
+step "rping -v -V -C 10 over IPv6 carries the expected data" rping_pair fd00::2
+step "ucmatose, 4 connections over IPv4" ucmatose_pair 10.0.0.2
+step "ucmatose, 4 connections over IPv6" ucmatose_pair fd00::2
+step "ib_send_bw -R (rdma_cm QP)" send_bw_pair
+# no_drops: neither device dropped a packet as malformed, refused, or for
+# want of room. (A late ACK for a QP already destroyed is a drop_no_qp.)
+no_drops() {
+	local d c rc=0
+	for d in uet0 uet1; do
+		for c in drop_malformed drop_access drop_backlog; do
+			[ "$(port_stat $d $c)" = 0 ] || { echo "$d $c $(port_stat $d $c)"; rc=1; }
+		done
+	done
+	return "$rc"
+}
+
+step "no packet was dropped as malformed, refused or unwanted" no_drops
+
+# forge QPN QKEY PAYLEN PAYLOAD: one UUD datagram from a to uet1, GSI QPN 1
+# as its source. Header: prologue (type 6), pay_len, qkey, spdcid, dpdcid, imm.
+forge() {
+	in_ns a python3 -c '
+import socket, struct, sys
+qpn, qkey, pay_len, payload = int(sys.argv[1]), int(sys.argv[2], 0), int(sys.argv[3]), int(sys.argv[4])
+pkt = struct.pack("!HHIHHI", 6 << 11, pay_len, qkey, 1, qpn, 0) + bytes(payload)
+socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(pkt, ("10.0.0.2", 4793))
+' "$@"
+}
+
+# forged COUNTER ARGS...: forge(ARGS) makes COUNTER of uet1 go up by one.
+forged() {
+	local c=$1 before
+	shift
+	before=$(port_stat uet1 "$c")
+	forge "$@" || return 1
+	wait_for 5 bash -c "[ \"\$(port_stat uet1 $c)\" = $((before + 1)) ]"
+}
+
+step "a datagram to QP1 with another Q_Key is dropped (drop_access)" \
+	forged drop_access 1 0x12345678 256 256
+step "a datagram to a QPN nobody has is dropped (drop_no_qp)" \
+	forged drop_no_qp 4660 0x80010000 256 256
+step "a datagram longer than its header says is dropped (drop_malformed)" \
+	forged drop_malformed 1 0x80010000 255 256
+step "a datagram shorter than its header says is dropped (drop_malformed)" \
+	forged drop_malformed 1 0x80010000 256 255
+step "rping still works after the forged datagrams" rping_pair 10.0.0.2
+
+step "rmmod rdma_uet with rdma_cm loaded" rmmod rdma_uet
+step "no RDMA device is left" bash -c '[ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]'
+exit 0
