@@ -97,7 +97,11 @@ static int uet_pdc_tx_mark_acked(struct uet_pdc_tx *tx, u32 psn,
 		release(arg, psn, pkt->cookie);
 		pkt->cookie = NULL;
 	}
-	if (uet_psn_after_eq(psn, tx->sacked_hi))
+	/* Only first transmissions are evidence against older holes: a
+	 * retransmission travels in a higher class and may overtake data
+	 * sent long before it without anything being lost.
+	 */
+	if (pkt->nxmit == 1 && uet_psn_after_eq(psn, tx->sacked_hi))
 		tx->sacked_hi = psn + 1;
 	return 1;
 }

@@ -30,7 +30,9 @@ struct uet_pdc_tx {
 	u32 una;		/* oldest PSN not acknowledged */
 	u32 nxt;		/* next new PSN */
 	u32 win;		/* MPR: at most win PSNs in [una, nxt) */
-	u32 sacked_hi;		/* one past the highest PSN acknowledged */
+	u32 sacked_hi;		/* one past the highest PSN acknowledged on
+				 * its first transmission
+				 */
 	u32 nlost;		/* packets marked lost, not yet resent */
 	u64 srtt_ns;		/* smoothed RTT, 0 until the first sample */
 	u64 rttvar_ns;

@@ -129,6 +129,7 @@ static void uet_pdc_loss_rules_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, uet_pdc_tx_detect_loss(&tx, 1 * MS + 12500000, 3), 1U);
 
 	/* A NACK marks exactly the PSN named, once, and only if in flight. */
+	KUNIT_EXPECT_EQ(test, tx.sacked_hi, ISN + 8);
 	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_nack(&tx, ISN + 1));
 	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_nack(&tx, ISN + 3));
 	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_nack(&tx, ISN + 8));
@@ -151,6 +152,31 @@ static void uet_pdc_loss_rules_test(struct kunit *test)
 	uet_pdc_tx_resent(&tx, psn, 30 * MS);
 	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_next_lost(&tx, &psn));
 	uet_pdc_tx_free(&tx, uet_pdc_test_release, &rel);
+}
+
+static void uet_pdc_overtake_test(struct kunit *test)
+{
+	struct uet_pdc_test_rel rel = {};
+	struct uet_pdc_tx tx;
+	u32 i;
+
+	/* 0..9 sent; 9 trimmed, NACKed and resent; the copy of 9 arrives
+	 * first, through the switch's priority band: 0..8 are merely queued.
+	 */
+	KUNIT_ASSERT_EQ(test, uet_pdc_tx_init(&tx, 64, ISN), 0);
+	for (i = 0; i < 10; i++)
+		uet_pdc_tx_push(&tx, &rel, 0);
+	KUNIT_EXPECT_TRUE(test, uet_pdc_tx_nack(&tx, ISN + 9));
+	uet_pdc_tx_resent(&tx, ISN + 9, MS);
+	uet_pdc_tx_ack(&tx, ISN - 1, ISN + 9, 1, uet_pdc_test_release, &rel);
+	KUNIT_EXPECT_EQ(test, tx.sacked_hi, ISN);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_detect_loss(&tx, 100 * MS, 3), 0U);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_loss_deadline(&tx, 3), 0ULL);
+	/* First transmissions overtaking holes are evidence: 4..7 arrive. */
+	uet_pdc_tx_ack(&tx, ISN - 1, ISN + 4, 0xf, uet_pdc_test_release, &rel);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_detect_loss(&tx, 100 * MS, 3), 4U);
+	uet_pdc_tx_free(&tx, uet_pdc_test_release, &rel);
+	KUNIT_EXPECT_EQ(test, rel.count, 10U);
 }
 
 static void uet_pdc_rto_test(struct kunit *test)
@@ -258,6 +284,7 @@ static struct kunit_case uet_pdc_cases[] = {
 	KUNIT_CASE(uet_pdc_window_test),
 	KUNIT_CASE(uet_pdc_sack_test),
 	KUNIT_CASE(uet_pdc_loss_rules_test),
+	KUNIT_CASE(uet_pdc_overtake_test),
 	KUNIT_CASE(uet_pdc_rto_test),
 	KUNIT_CASE(uet_pdc_rx_test),
 	KUNIT_CASE(uet_pdc_end_to_end_test),

@@ -13,7 +13,7 @@
 
 /* Transport defaults until the netlink family makes them settable. */
 #define UET_MPR_DEFAULT		256	/* packets in flight: a few BDP */
-#define UET_ACK_EVERY		4	/* coalesce up to this many packets */
+#define UET_ACK_EVERY		16	/* coalesce up to this many packets */
 #define UET_ACK_DELAY_NS	(50 * NSEC_PER_USEC)
 #define UET_DUPTHRESH		3	/* later packets acked before a hole is lost */
 /* A receiver NACKs a hole overtaken by this many packets for this long. */
