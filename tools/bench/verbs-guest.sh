@@ -8,6 +8,7 @@
 . "$(dirname "$0")/../../selftests/lib.sh"
 
 size=65536
+mtu=${BENCH_MTU:-1500}
 iters=${BENCH_ITERS:-3000}
 
 # run_in NS CMD...: in namespace NS, or here when NS is empty.
@@ -55,6 +56,8 @@ case $1 in
 pair)
 	ns_add a b
 	veth_link a veth0 10.0.0.1/24 b veth1 10.0.0.2/24 || fail veth
+	ip -n a link set veth0 mtu "$mtu"
+	ip -n b link set veth1 mtu "$mtu"
 	uet_load
 	in_ns a rdma link add uet0 type uet netdev veth0
 	in_ns b rdma link add uet1 type uet netdev veth1
@@ -71,6 +74,8 @@ pair)
 	;;
 loop)
 	ip link add veth0 type veth peer name veth1
+	ip link set veth0 mtu "$mtu"
+	ip link set veth1 mtu "$mtu"
 	ip addr add 10.0.0.1/24 dev veth0
 	ip link set veth0 up
 	ip link set veth1 up
