@@ -1,0 +1,78 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Verbs features the bandwidth tests do not reach: atomics (compare-and-swap
+# and fetch-and-add through ib_atomic_bw), a shared receive queue
+# (ib_send_bw --use-srq), completion events instead of polling (-e), IPv6
+# GIDs, QPs listed by "rdma resource show qp", and ECN: data packets leave
+# ECT(0), a CE mark set by a switch (sch_uet, marking everything) is counted
+# by the receiver and echoed in its ACKs.
+. "$(dirname "$0")/lib.sh"
+
+PORT=18515
+ns_add a b
+veth_link a veth0 10.0.0.1/24 b veth1 10.0.0.2/24 || fail "veth pair"
+ip -n a addr add fd00::1/64 dev veth0 nodad
+ip -n b addr add fd00::2/64 dev veth1 nodad
+uet_load
+in_ns a rdma link add uet0 type uet netdev veth0 || fail "rdma link add uet0"
+in_ns b rdma link add uet1 type uet netdev veth1 || fail "rdma link add uet1"
+wait_for 10 ibdev_gid_index uet1 fd00::2 || fail "no IPv6 GID on uet1"
+T=$(mktemp -d)
+on_exit "rm -rf $T"
+
+# perf NAME ADDR_A ADDR_B TOOL ARGS...: a perftest pair (server uet1 in b)
+# over the GIDs of ADDR_A and ADDR_B (perftest's own TCP handshake always
+# uses IPv4), output in $T/NAME; the client's result line shown.
+perf() {
+	local name=$1 ga gb tool=$4 srv rc=0
+	ga=$(ibdev_gid_index uet0 "$2") gb=$(ibdev_gid_index uet1 "$3")
+	shift 4
+	ip netns exec b timeout 120 "$tool" --use_old_post_send -d uet1 -x "$gb" \
+		-p $PORT -F "$@" >"$T/$name.srv" 2>&1 &
+	srv=$!
+	wait_for 30 tcp_listens b $PORT || { kill $srv; cat "$T/$name.srv"; return 1; }
+	ip netns exec a timeout 100 "$tool" --use_old_post_send -d uet0 -x "$ga" \
+		-p $PORT -F "$@" 10.0.0.2 >"$T/$name" 2>&1 || rc=$?
+	wait $srv || rc=1
+	[ $rc -eq 0 ] || { cat "$T/$name" "$T/$name.srv"; return 1; }
+	awk '$1 ~ /^[0-9]+$/ && NF >= 4 { print "# " $0 }' "$T/$name"
+}
+
+step "ib_atomic_bw compare-and-swap" perf cas 10.0.0.1 10.0.0.2 \
+	ib_atomic_bw -A CMP_AND_SWAP -n 200
+step "ib_atomic_bw fetch-and-add" perf faa 10.0.0.1 10.0.0.2 \
+	ib_atomic_bw -A FETCH_AND_ADD -n 200
+step "ib_send_bw with a shared receive queue" perf srq 10.0.0.1 10.0.0.2 \
+	ib_send_bw --use-srq -s 4096 -n 200
+step "ib_send_bw with completion events (-e)" perf events 10.0.0.1 10.0.0.2 \
+	ib_send_bw -e -s 65536 -n 100
+step "ib_send_bw over IPv6 GIDs" perf v6 fd00::1 fd00::2 \
+	ib_send_bw -s 65536 -n 100
+
+# A transfer long enough to look at its QPs.
+in_ns b ib_write_bw --use_old_post_send -d uet1 -x "$(ibdev_gid_index uet1 10.0.0.2)" \
+	-p $PORT -F -D 8 -s 65536 >"$T/res.srv" 2>&1 &
+wait_for 30 tcp_listens b $PORT || fail "ib_write_bw server"
+in_ns a ib_write_bw --use_old_post_send -d uet0 -x "$(ibdev_gid_index uet0 10.0.0.1)" \
+	-p $PORT -F -D 8 -s 65536 10.0.0.2 >"$T/res" 2>&1 &
+step "rdma resource show qp lists the RC QPs of both devices" wait_for 20 bash -c \
+	'rdma resource show qp | grep -q "link uet0/1 .*type RC.*state RTS" &&
+	 rdma resource show qp | grep -q "link uet1/1 .*type RC.*state RTR"'
+rdma resource show qp | grep "type RC" | sed 's/^/# /'
+wait
+
+# ECN: a 50 Mbit/s switch port that marks every ECT packet leaving a backlog.
+sch_uet_load
+ip -n a link set veth0 txqueuelen 1000
+step "sch_uet on veth0 marks every packet" \
+	in_ns a tc qdisc add dev veth0 root uet rate 50mbit kmin 0 kmax 1 pmax 100
+ce0=$(uet_counter uet1 ecn_ce_received)
+step "ib_write_bw through the marking port" perf ecn 10.0.0.1 10.0.0.2 \
+	ib_write_bw -s 65536 -n 50
+ce=$(($(uet_counter uet1 ecn_ce_received) - ce0))
+log "uet1 ecn_ce_received +$ce"
+step "the receiver saw CE on data packets (they left as ECT(0))" test "$ce" -gt 0
+step "the port marked them (tc -s: ecn_marked > 0)" \
+	bash -c "ip netns exec a tc -s qdisc show dev veth0 | grep -Eq 'ecn_marked [1-9]'"
+exit 0
