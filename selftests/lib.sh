@@ -159,6 +159,40 @@ uet_counter() {
 			END { exit !f }'
 }
 
+# uet_counters DEV: every counter of port 1 of a uet device, "name value".
+uet_counters() {
+	rdma statistic show link "$1/1" | awk '{ for (i = 3; i < NF; i += 2) print $i, $(i + 1) }'
+}
+
 # tcp_listens NS PORT: something listens on TCP PORT in namespace NS.
 tcp_listens() { in_ns "$1" ss -Hltn "sport = :$2" | grep -q .; }
-export -f ibdev_gid_index uet_counter tcp_listens
+export -f ibdev_gid_index uet_counter uet_counters tcp_listens
+
+UET_VERIFY=$UET_SELFTESTS/../tools/verify/uet-verify
+
+# uet_verify SNS SDEV CNS CDEV ADDR OUT ARGS...: uet-verify's server on SDEV
+# in namespace SNS, then its client on CDEV in CNS, connecting to ADDR, with
+# ARGS; their outputs in OUT and OUT.srv. Both must exit 0: every byte
+# verified. Prints the client's results as "# " lines.
+uet_verify() {
+	local sns=$1 sdev=$2 cns=$3 cdev=$4 addr=$5 out=$6 srv rc=0 src=0
+	shift 6
+	ip netns exec "$sns" "$UET_VERIFY" -d "$sdev" -T 1200 >"$out.srv" 2>&1 &
+	srv=$!
+	if ! wait_for 30 tcp_listens "$sns" 18515; then
+		kill "$srv"
+		wait "$srv"
+		echo "the uet-verify server never listened:"
+		cat "$out.srv"
+		return 1
+	fi
+	ip netns exec "$cns" "$UET_VERIFY" -d "$cdev" "$@" "$addr" >"$out" 2>&1 || rc=$?
+	[ "$rc" -eq 0 ] || wait_for 10 bash -c "! kill -0 $srv" || kill "$srv"
+	wait "$srv" || src=$?
+	sed -n 's/^op=/# op=/p' "$out"
+	[ "$rc" -eq 0 ] && [ "$src" -eq 0 ] && return 0
+	echo "uet-verify $*: client exit $rc, server exit $src"
+	sed 's/^/client: /' "$out"
+	sed 's/^/server: /' "$out.srv"
+	return 1
+}

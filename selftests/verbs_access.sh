@@ -1,0 +1,47 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Remote access errors: an RDMA WRITE or READ with a bad rkey, and a WRITE
+# ending one byte past the target region (in one packet, and in the last of
+# several), complete with IBV_WC_REM_ACCESS_ERR and change no byte of the
+# region or of the guard bytes around it; a good WRITE on a fresh QP pair
+# then lands. tools/testing/verbs_bad_access opens uet0 and uet1 in one
+# process: the GIDs route the traffic over the veth pair.
+. "$(dirname "$0")/lib.sh"
+
+TOOL=$UET_SELFTESTS/../tools/testing/verbs_bad_access
+[ -x "$TOOL" ] || skip "$TOOL not built (make -C tools)"
+ns_add a b
+veth_link a veth0 10.0.0.1/24 b veth1 10.0.0.2/24 || fail "veth pair"
+uet_load
+in_ns a rdma link add uet0 type uet netdev veth0 || fail "rdma link add uet0"
+in_ns b rdma link add uet1 type uet netdev veth1 || fail "rdma link add uet1"
+step "GIDs of 10.0.0.1 and 10.0.0.2 are in the tables" \
+	wait_for 5 bash -c 'ibdev_gid_index uet0 10.0.0.1 && ibdev_gid_index uet1 10.0.0.2'
+GID_A=$(ibdev_gid_index uet0 10.0.0.1)
+GID_B=$(ibdev_gid_index uet1 10.0.0.2)
+
+# bad_access: the tool's checks, shown as measurements; fails if one did.
+bad_access() {
+	local out rc=0
+	out=$("$TOOL" uet0 "$GID_A" uet1 "$GID_B" 2>&1) || rc=$?
+	printf '%s\n' "$out" | sed 's/^/# /'
+	return "$rc"
+}
+
+# sent: packets uet0 sent, and packets veth0 carried.
+sent() {
+	echo "$(uet_counter uet0 tx_packets) $(in_ns a cat /sys/class/net/veth0/statistics/tx_packets)"
+}
+
+read -r uet_was veth_was <<<"$(sent)"
+step "bad rkeys and out-of-bounds WRITEs fail with remote access errors, touching nothing" \
+	bad_access
+read -r uet_now veth_now <<<"$(sent)"
+log "uet0 sent $((uet_now - uet_was)) packets, veth0 carried $((veth_now - veth_was))"
+step "the traffic crossed the veth pair" \
+	test $((uet_now - uet_was)) -gt 0 -a $((veth_now - veth_was)) -ge $((uet_now - uet_was))
+drops=$(uet_counter uet1 drop_access)
+log "uet1 drop_access: $drops"
+step "the responder counted the refused accesses" test "$drops" -ge 4
+exit 0

@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * verbs_bad_access: RDMA accesses a responder must refuse without touching
+ * memory. One process opens two RDMA devices and connects RC QPs between
+ * them by their GIDs, so the traffic takes the network path those GIDs
+ * name. The target region is registered over part of a larger buffer; the
+ * bytes around it are guards that must never change.
+ *
+ *   verbs_bad_access DEV_A GID_INDEX_A DEV_B GID_INDEX_B
+ *
+ * A is the requester, B the responder. Each case runs on a fresh QP pair
+ * (a remote access error moves both QPs to the error state). Prints one
+ * line per check; exits 0 when all passed, 1 otherwise.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <infiniband/verbs.h>
+
+#define PAGE		4096
+/* Region B exposes: not page aligned at either end, so a sloppy bounds
+ * check would reach guard bytes in the same pages.
+ */
+#define MR_OFF		64
+#define MR_LEN		8000
+#define BUF_LEN		(3 * PAGE)
+#define GUARD_BYTE	0xa5
+#define LOCAL_BYTE	0x5a
+#define CQE_TIMEOUT	30
+
+struct side {
+	const char *name;
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_mr *mr;
+	uint8_t *buf;
+	union ibv_gid gid;
+	int gid_index;
+	struct ibv_qp *qp;
+};
+
+static int failures;
+
+static void check(bool ok, const char *what)
+{
+	printf("%s: %s\n", ok ? "ok" : "FAIL", what);
+	if (!ok)
+		failures++;
+}
+
+static void die(const char *what)
+{
+	fprintf(stderr, "verbs_bad_access: %s\n", what);
+	exit(1);
+}
+
+static struct ibv_context *open_dev(const char *name)
+{
+	struct ibv_device **list = ibv_get_device_list(NULL);
+	struct ibv_context *ctx = NULL;
+	int i;
+
+	if (!list)
+		die("ibv_get_device_list");
+	for (i = 0; list[i]; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), name))
+			ctx = ibv_open_device(list[i]);
+	ibv_free_device_list(list);
+	if (!ctx) {
+		fprintf(stderr, "verbs_bad_access: cannot open %s\n", name);
+		exit(1);
+	}
+	return ctx;
+}
+
+/* Device, PD, CQ and a registered region at MR_OFF of a 3-page buffer. */
+static void side_init(struct side *s, const char *dev, int gid_index,
+		      uint8_t fill)
+{
+	s->name = dev;
+	s->gid_index = gid_index;
+	s->ctx = open_dev(dev);
+	if (ibv_query_gid(s->ctx, 1, gid_index, &s->gid))
+		die("ibv_query_gid");
+	s->pd = ibv_alloc_pd(s->ctx);
+	s->cq = ibv_create_cq(s->ctx, 16, NULL, NULL, 0);
+	s->buf = aligned_alloc(PAGE, BUF_LEN);
+	if (!s->pd || !s->cq || !s->buf)
+		die("ibv_alloc_pd, ibv_create_cq or aligned_alloc");
+	memset(s->buf, GUARD_BYTE, BUF_LEN);
+	memset(s->buf + MR_OFF, fill, MR_LEN);
+	s->mr = ibv_reg_mr(s->pd, s->buf + MR_OFF, MR_LEN,
+			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+			   IBV_ACCESS_REMOTE_READ);
+	if (!s->mr)
+		die("ibv_reg_mr");
+}
+
+static struct ibv_qp *qp_create(struct side *s)
+{
+	struct ibv_qp_init_attr init = {
+		.send_cq = s->cq,
+		.recv_cq = s->cq,
+		.cap = { .max_send_wr = 4, .max_recv_wr = 4,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+		.qp_type = IBV_QPT_RC,
+		.sq_sig_all = 1,
+	};
+	struct ibv_qp_attr attr = {
+		.qp_state = IBV_QPS_INIT,
+		.port_num = 1,
+		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ,
+	};
+	struct ibv_qp *qp = ibv_create_qp(s->pd, &init);
+
+	if (!qp || ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+				 IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
+		die("ibv_create_qp or INIT");
+	return qp;
+}
+
+/* INIT -> RTR -> RTS towards the peer's QP, addressed by its GID. */
+static void qp_connect(struct side *s, const struct side *peer, uint32_t psn,
+		       uint32_t peer_psn)
+{
+	struct ibv_qp_attr attr = {
+		.qp_state = IBV_QPS_RTR,
+		.path_mtu = IBV_MTU_1024,
+		.dest_qp_num = peer->qp->qp_num,
+		.rq_psn = peer_psn,
+		.max_dest_rd_atomic = 1,
+		.min_rnr_timer = 12,
+		.ah_attr = {
+			.is_global = 1,
+			.grh = { .dgid = peer->gid, .sgid_index = s->gid_index,
+				 .hop_limit = 64 },
+			.port_num = 1,
+		},
+	};
+
+	if (ibv_modify_qp(s->qp, &attr, IBV_QP_STATE | IBV_QP_AV |
+			  IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
+		die("RTR");
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = IBV_QPS_RTS;
+	attr.timeout = 14;
+	attr.retry_cnt = 7;
+	attr.rnr_retry = 7;
+	attr.sq_psn = psn;
+	attr.max_rd_atomic = 1;
+	if (ibv_modify_qp(s->qp, &attr, IBV_QP_STATE | IBV_QP_TIMEOUT |
+			  IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
+			  IBV_QP_MAX_QP_RD_ATOMIC))
+		die("RTS");
+}
+
+/* Completions left over from a failed pair (flushes) must not be taken
+ * for the next case's.
+ */
+static void drain(struct side *s)
+{
+	struct ibv_wc wc;
+
+	while (ibv_poll_cq(s->cq, 1, &wc) > 0)
+		;
+}
+
+/* A fresh QP pair, and B's region zeroed again. */
+static void pair_new(struct side *a, struct side *b)
+{
+	if (a->qp && (ibv_destroy_qp(a->qp) || ibv_destroy_qp(b->qp)))
+		die("ibv_destroy_qp");
+	drain(a);
+	drain(b);
+	memset(b->buf + MR_OFF, 0, MR_LEN);
+	a->qp = qp_create(a);
+	b->qp = qp_create(b);
+	qp_connect(a, b, 0x100, 0x200);
+	qp_connect(b, a, 0x200, 0x100);
+}
+
+/* Post one RDMA op from A and return its completion status, or -1. */
+static int rdma_op(struct side *a, enum ibv_wr_opcode op, uint32_t len,
+		   uint64_t raddr, uint32_t rkey)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)a->buf + MR_OFF,
+		.length = len,
+		.lkey = a->mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = 1,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = op,
+		.wr.rdma = { .remote_addr = raddr, .rkey = rkey },
+	}, *bad;
+	time_t end = time(NULL) + CQE_TIMEOUT;
+	struct ibv_wc wc;
+	int n;
+
+	if (ibv_post_send(a->qp, &wr, &bad)) {
+		printf("ibv_post_send failed\n");
+		return -1;
+	}
+	while (time(NULL) < end) {
+		n = ibv_poll_cq(a->cq, 1, &wc);
+		if (n < 0)
+			return -1;
+		if (n) {
+			printf("  %s: %s\n", op == IBV_WR_RDMA_READ ? "READ" : "WRITE",
+			       ibv_wc_status_str(wc.status));
+			return wc.status;
+		}
+	}
+	printf("  no completion in %d s\n", CQE_TIMEOUT);
+	return -1;
+}
+
+/* Bytes of buf[from, to) that differ from val. */
+static size_t differ(const uint8_t *buf, size_t from, size_t to, uint8_t val)
+{
+	size_t i, n = 0;
+
+	for (i = from; i < to; i++)
+		n += buf[i] != val;
+	return n;
+}
+
+/* B's guards as they were and every byte of its region 'fill'. */
+static void check_remote(const struct side *b, uint8_t fill, const char *what)
+{
+	char line[160];
+	size_t g, r;
+
+	g = differ(b->buf, 0, MR_OFF, GUARD_BYTE) +
+	    differ(b->buf, MR_OFF + MR_LEN, BUF_LEN, GUARD_BYTE);
+	r = differ(b->buf, MR_OFF, MR_OFF + MR_LEN, fill);
+	snprintf(line, sizeof(line), "%s: guard bytes unchanged (%zu changed)",
+		 what, g);
+	check(!g, line);
+	snprintf(line, sizeof(line), "%s: region holds 0x%02x (%zu bytes differ)",
+		 what, fill, r);
+	check(!r, line);
+}
+
+int main(int argc, char **argv)
+{
+	struct side a = { 0 }, b = { 0 };
+	uint64_t base;
+	int st;
+
+	if (argc != 5) {
+		fprintf(stderr, "usage: %s DEV_A GID_INDEX_A DEV_B GID_INDEX_B\n",
+			argv[0]);
+		return 2;
+	}
+	side_init(&a, argv[1], atoi(argv[2]), LOCAL_BYTE);
+	side_init(&b, argv[3], atoi(argv[4]), 0);
+	base = (uintptr_t)b.buf + MR_OFF;
+
+	pair_new(&a, &b);
+	st = rdma_op(&a, IBV_WR_RDMA_WRITE, 64, base, b.mr->rkey + 1);
+	check(st == IBV_WC_REM_ACCESS_ERR, "WRITE with a bad rkey: remote access error");
+	check_remote(&b, 0, "WRITE with a bad rkey");
+
+	pair_new(&a, &b);
+	st = rdma_op(&a, IBV_WR_RDMA_WRITE, 64, base + MR_LEN - 63, b.mr->rkey);
+	check(st == IBV_WC_REM_ACCESS_ERR,
+	      "one-packet WRITE ending one byte past the region: remote access error");
+	check_remote(&b, 0, "one-packet WRITE one byte past the region");
+
+	pair_new(&a, &b);
+	st = rdma_op(&a, IBV_WR_RDMA_WRITE, MR_LEN, base + 1, b.mr->rkey);
+	check(st == IBV_WC_REM_ACCESS_ERR,
+	      "multi-packet WRITE ending one byte past the region: remote access error");
+	check_remote(&b, 0, "multi-packet WRITE one byte past the region");
+
+	pair_new(&a, &b);
+	st = rdma_op(&a, IBV_WR_RDMA_READ, 64, base, b.mr->rkey + 1);
+	check(st == IBV_WC_REM_ACCESS_ERR, "READ with a bad rkey: remote access error");
+	check(!differ(a.buf, MR_OFF, MR_OFF + MR_LEN, LOCAL_BYTE),
+	      "READ with a bad rkey: local buffer unchanged");
+	check_remote(&b, 0, "READ with a bad rkey");
+
+	pair_new(&a, &b);
+	st = rdma_op(&a, IBV_WR_RDMA_WRITE, MR_LEN, base, b.mr->rkey);
+	check(st == IBV_WC_SUCCESS, "WRITE of the whole region on a fresh QP pair: success");
+	check_remote(&b, LOCAL_BYTE, "WRITE of the whole region");
+
+	if (ibv_destroy_qp(a.qp) || ibv_destroy_qp(b.qp) ||
+	    ibv_dereg_mr(a.mr) || ibv_dereg_mr(b.mr) ||
+	    ibv_destroy_cq(a.cq) || ibv_destroy_cq(b.cq) ||
+	    ibv_dealloc_pd(a.pd) || ibv_dealloc_pd(b.pd) ||
+	    ibv_close_device(a.ctx) || ibv_close_device(b.ctx))
+		die("teardown");
+	free(a.buf);
+	free(b.buf);
+	printf("%d checks failed\n", failures);
+	return failures ? 1 : 0;
+}
