@@ -413,8 +413,7 @@ static bool uet_resp_from_peer(struct uet_qp *qp, struct sk_buff *skb)
 	return ipv6_addr_equal(&cb->saddr.v6, &qp->path.daddr.v6);
 }
 
-/*
- * A hole that packets keep overtaking, for longer than reordering
+/* A hole that packets keep overtaking, for longer than reordering
  * explains, is reported at once instead of waiting for the sender to
  * infer it: NACK PKT_NOT_RCVD, once per hole.
  */
