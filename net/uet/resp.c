@@ -349,8 +349,12 @@ static int uet_resp_execute(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 	case UET_OP_WRITE:
 		if (len > vh->msg_len - vh->offset || iova < vh->addr)
 			return UET_VERR_REM_INV_REQ;
-		mr = uet_resp_mr(qp, vh->rkey, IB_ACCESS_REMOTE_WRITE, iova, len,
-				 &err);
+		/* The whole message must fit, as IB checks it on the first
+		 * packet: no packet of an out-of-bounds WRITE lands, whichever
+		 * arrives first.
+		 */
+		mr = uet_resp_mr(qp, vh->rkey, IB_ACCESS_REMOTE_WRITE, vh->addr,
+				 vh->msg_len, &err);
 		if (!mr)
 			return UET_VERR_REM_ACCESS;
 		err = uet_mr_copy_skb(mr, iova, skb, off, len);
