@@ -175,16 +175,25 @@ static bool uet_pdc_tx_mark_lost(struct uet_pdc_tx *tx, u32 psn)
 	return true;
 }
 
-/* A hole is lost when at least dupthresh later packets were acknowledged
- * (it is not just overtaken by one or two) and it has been out longer
- * than 5/4 of the smoothed RTT since its last transmission (it is not
- * merely on a slower path, as with reordering by delay: a packet held
- * back by a fixed delay still comes within about one smoothed RTT).
- * Returns the number of packets newly marked.
+/* How long a hole may stay open before it is a loss: the smoothed RTT
+ * plus twice its variation, at least a quarter of it on top. Jitter
+ * widens it: when reordering comes from some packets being delayed,
+ * early packets pull the average down and the variation up.
+ */
+static u64 uet_pdc_reo_ns(const struct uet_pdc_tx *tx)
+{
+	return tx->srtt_ns + max(2 * tx->rttvar_ns, tx->srtt_ns / 4);
+}
+
+/* A hole is lost when at least dupthresh later first transmissions were
+ * acknowledged (it is not just overtaken by one or two) and it has been
+ * out longer than the reordering window since its last transmission (it
+ * is not merely on a slower path or held back by a delay). Returns the
+ * number of packets newly marked.
  */
 u32 uet_pdc_tx_detect_loss(struct uet_pdc_tx *tx, u64 now, u32 dupthresh)
 {
-	u64 reo = tx->srtt_ns + tx->srtt_ns / 4;
+	u64 reo = uet_pdc_reo_ns(tx);
 	u32 psn, marked = 0;
 
 	if (uet_psn_diff(tx->sacked_hi, tx->una) <= (s32)dupthresh)
@@ -208,7 +217,7 @@ u32 uet_pdc_tx_detect_loss(struct uet_pdc_tx *tx, u64 now, u32 dupthresh)
  */
 u64 uet_pdc_tx_loss_deadline(const struct uet_pdc_tx *tx, u32 dupthresh)
 {
-	u64 reo = tx->srtt_ns + tx->srtt_ns / 4;
+	u64 reo = uet_pdc_reo_ns(tx);
 	u32 psn;
 
 	if (uet_psn_diff(tx->sacked_hi, tx->una) <= (s32)dupthresh)

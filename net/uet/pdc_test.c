@@ -125,8 +125,9 @@ static void uet_pdc_loss_rules_test(struct kunit *test)
 	/* Enough later packets, but ISN+1 was sent only 11 ms ago. */
 	uet_pdc_tx_ack(&tx, ISN, ISN + 2, 0x3f, uet_pdc_test_release, &rel);
 	KUNIT_EXPECT_EQ(test, uet_pdc_tx_detect_loss(&tx, 12 * MS, 3), 0U);
-	/* 5/4 srtt after it was sent it is lost. */
-	KUNIT_EXPECT_EQ(test, uet_pdc_tx_detect_loss(&tx, 1 * MS + 12500000, 3), 1U);
+	/* srtt + 2 rttvar (10 + 2 x 5 ms) after it was sent it is lost. */
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_detect_loss(&tx, 20 * MS, 3), 0U);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_detect_loss(&tx, 21 * MS, 3), 1U);
 
 	/* A NACK marks exactly the PSN named, once, and only if in flight. */
 	KUNIT_EXPECT_EQ(test, tx.sacked_hi, ISN + 8);
