@@ -700,8 +700,14 @@ void uet_req_rcv_ack(struct uet_qp *qp, struct sk_buff *skb)
 	}
 	uet_inc(qp->udev, UET_CNT_ACK_RX);
 	qp->tx_synced = true;
+	/* Sample the RTT only from packets that arrived in order: a packet
+	 * that overtook others triggers an ACK at once and would pull the
+	 * estimate below what the held-back ones take, turning reordering
+	 * into retransmissions.
+	 */
 	psn = ack.cack_psn + ack.ack_psn_offset;
-	uet_pdc_tx_rtt_sample(&qp->tx, psn, now);
+	if (!ack.ack_psn_offset)
+		uet_pdc_tx_rtt_sample(&qp->tx, psn, now);
 	newly = uet_pdc_tx_ack(&qp->tx, ack.cack_psn,
 			       ack.cack_psn + ack.sack_psn_offset,
 			       ack.sack_bitmap, uet_req_release_pkt, qp);
