@@ -9,12 +9,12 @@
 # netem dropped; duplicates must be seen and discarded.
 . "$(dirname "$0")/lib.sh"
 
-# Bytes per op, three ops per case. Emulated, the stock kernel moves
-# 6-15 MB/s through netem: 192M keeps the test at 4-6 minutes (256M took
-# 8.3 on a busy host). The debug kernel moves 0.3 MB/s. UET_NETEM_BYTES
-# overrides it.
-BYTES=192M
-[ "${UET_VM_KERNEL:-stock}" = stock ] || BYTES=4M
+# Bytes per op, three ops per case: 3 x 86M = 258 MiB per case. Emulated,
+# the stock kernel moves 6-15 MB/s through netem (3 x 192M per case took
+# 604 s for the four cases on a busy host). The debug kernel moves
+# 0.1-0.3 MB/s: 1M there. UET_NETEM_BYTES overrides it.
+BYTES=86M
+[ "${UET_VM_KERNEL:-stock}" = stock ] || BYTES=1M
 BYTES=${UET_NETEM_BYTES:-$BYTES}
 ns_add a b
 veth_link a veth0 10.0.0.1/24 b veth1 10.0.0.2/24 || fail "veth pair"

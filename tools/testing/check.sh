@@ -29,7 +29,7 @@ add_summary() {
 
 t0=$(date +%s)
 echo "== selftests on the stock kernel"
-"$vm/run" -k stock -t 1200 -s "$scratch" -- selftests/run.sh -o /mnt/stock.sum
+"$vm/run" -k stock -t 2400 -s "$scratch" -- selftests/run.sh -o /mnt/stock.sum
 add_summary stock "$scratch/stock.sum"
 t1=$(date +%s)
 
