@@ -42,7 +42,7 @@ struct uet_swqe {
 	u32 rcvd;		/* READ: response bytes placed */
 	u32 msn;		/* receive-consuming ops: message number */
 	u8 opcode;		/* IB_WR_* */
-	u8 npkts_sent;		/* nonzero once the first packet left */
+	u32 npkts_sent;		/* packets built so far */
 	bool segmented;		/* every packet built */
 	bool responded;		/* READ/atomic: the whole response arrived */
 	bool consumes_rmsg;

@@ -750,6 +750,9 @@ void uet_req_rcv_nack(struct uet_qp *qp, struct sk_buff *skb)
 		break;
 	case UET_NACK_NO_SES_MSG_AVAIL:
 		uet_inc(qp->udev, UET_CNT_RNR_NACK_RX);
+		/* The peer is alive: RNR waits are counted by rnr_retry only. */
+		req->backoff = 0;
+		uet_req_arm_rto(qp, true);
 		if (!uet_pdc_tx_nack(&qp->tx, nack.psn))
 			break;
 		/* rnr_retry 7 means retry for ever (IBA 9.7.5.2.8). */
