@@ -139,7 +139,7 @@ int uet_qp_send_nack(struct uet_qp *qp, u32 psn, u8 code, u8 vendor,
 	return uet_qp_xmit(qp, skb, uet_qp_tos(UET_DSCP_CONTROL, false));
 }
 
-static enum ib_qp_state uet_qp_state(struct uet_qp *qp)
+enum ib_qp_state uet_qp_state(struct uet_qp *qp)
 {
 	enum ib_qp_state state;
 	unsigned long flags;
@@ -598,6 +598,23 @@ int uet_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	return 0;
 }
 
+/* Copy a WR's SGE list into a WQE; returns the total length. */
+static u32 uet_wqe_set_sges(struct rxe_dma_info *dma, const struct ib_sge *sg,
+			    int num_sge)
+{
+	u32 length = 0;
+	int i;
+
+	for (i = 0; i < num_sge; i++) {
+		dma->sge[i].addr = sg[i].addr;
+		dma->sge[i].length = sg[i].length;
+		dma->sge[i].lkey = sg[i].lkey;
+		length += sg[i].length;
+	}
+	dma->num_sge = num_sge;
+	return length;
+}
+
 /* Kernel consumers: a WR becomes a WQE in the same ring users write. */
 static int uet_post_one_send(struct uet_qp *qp, const struct ib_send_wr *wr)
 {
@@ -664,13 +681,7 @@ static int uet_post_one_send(struct uet_qp *qp, const struct ib_send_wr *wr)
 			length += wr->sg_list[i].length;
 		}
 	} else {
-		for (i = 0; i < wr->num_sge; i++) {
-			wqe->dma.sge[i].addr = wr->sg_list[i].addr;
-			wqe->dma.sge[i].length = wr->sg_list[i].length;
-			wqe->dma.sge[i].lkey = wr->sg_list[i].lkey;
-			length += wr->sg_list[i].length;
-		}
-		wqe->dma.num_sge = wr->num_sge;
+		length = uet_wqe_set_sges(&wqe->dma, wr->sg_list, wr->num_sge);
 	}
 	wqe->dma.length = length;
 	wqe->dma.resid = length;
@@ -717,7 +728,7 @@ int uet_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	struct rxe_recv_wqe *wqe;
 	unsigned long flags;
 	int err = 0;
-	u32 i, length;
+	u32 length;
 
 	if (qp->srq || uet_qp_state(qp) == IB_QPS_RESET) {
 		*bad_wr = wr;
@@ -735,14 +746,7 @@ int uet_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		}
 		wqe = uet_queue_client_producer_addr(&qp->rq);
 		wqe->wr_id = wr->wr_id;
-		length = 0;
-		for (i = 0; i < wr->num_sge; i++) {
-			wqe->dma.sge[i].addr = wr->sg_list[i].addr;
-			wqe->dma.sge[i].length = wr->sg_list[i].length;
-			wqe->dma.sge[i].lkey = wr->sg_list[i].lkey;
-			length += wr->sg_list[i].length;
-		}
-		wqe->dma.num_sge = wr->num_sge;
+		length = uet_wqe_set_sges(&wqe->dma, wr->sg_list, wr->num_sge);
 		wqe->dma.length = length;
 		wqe->dma.resid = length;
 		wqe->dma.cur_sge = 0;

@@ -127,6 +127,7 @@ static inline struct uet_swqe *uet_swqe(const struct uet_req *req, u32 i)
 int uet_qp_wq_init(void);
 void uet_qp_wq_exit(void);
 u64 uet_qp_rnr_ns(u8 timer);
+enum ib_qp_state uet_qp_state(struct uet_qp *qp);
 struct uet_qp *uet_qp_get(struct uet_dev *udev, u32 qpn);
 void uet_qp_put(struct uet_qp *qp);
 void uet_qp_schedule(struct uet_qp *qp);

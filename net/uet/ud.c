@@ -35,17 +35,6 @@ struct uet_ud_cb {
 #define UET_UD_CB(skb)	((struct uet_ud_cb *)(skb)->cb)
 static_assert(sizeof(struct uet_ud_cb) <= sizeof_field(struct sk_buff, cb));
 
-static enum ib_qp_state uet_ud_state(struct uet_qp *qp)
-{
-	enum ib_qp_state state;
-	unsigned long flags;
-
-	spin_lock_irqsave(&qp->state_lock, flags);
-	state = qp->state;
-	spin_unlock_irqrestore(&qp->state_lock, flags);
-	return state;
-}
-
 /* One side of a copy to or from an SGE list: flat memory, or the packet
  * data from skb->data on.
  */
@@ -264,7 +253,7 @@ static bool uet_ud_send(struct uet_qp *qp)
 	int n;
 
 	for (n = 0; n < UET_WORK_BUDGET; n++) {
-		state = uet_ud_state(qp);
+		state = uet_qp_state(qp);
 		if ((state != IB_QPS_RTS && state != IB_QPS_SQE) ||
 		    !uet_queue_count(&qp->sq))
 			return false;
@@ -323,7 +312,7 @@ static void uet_ud_flush(struct uet_qp *qp)
 static void uet_ud_work(struct work_struct *work)
 {
 	struct uet_qp *qp = container_of(work, struct uet_qp, work);
-	enum ib_qp_state state = uet_ud_state(qp);
+	enum ib_qp_state state = uet_qp_state(qp);
 	struct sk_buff *skb;
 	bool more;
 	int n;
@@ -461,7 +450,7 @@ static int uet_ud_post_one(struct uet_qp *qp, const struct ib_send_wr *wr,
 int uet_ud_post_send(struct uet_qp *qp, const struct ib_send_wr *wr,
 		     const struct ib_send_wr **bad_wr)
 {
-	enum ib_qp_state state = uet_ud_state(qp);
+	enum ib_qp_state state = uet_qp_state(qp);
 	unsigned long flags;
 	int err = 0;
 
@@ -576,7 +565,7 @@ int uet_ud_modify_qp(struct uet_qp *qp, struct ib_qp_attr *attr, int mask)
 
 	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
 		return -EOPNOTSUPP;
-	cur = (mask & IB_QP_CUR_STATE) ? attr->cur_qp_state : uet_ud_state(qp);
+	cur = (mask & IB_QP_CUR_STATE) ? attr->cur_qp_state : uet_qp_state(qp);
 	new = (mask & IB_QP_STATE) ? attr->qp_state : cur;
 	if (!ib_modify_qp_is_ok(cur, new, qp->ibqp.qp_type, mask))
 		return -EINVAL;
