@@ -34,6 +34,10 @@ int uet_pdc_tx_init(struct uet_pdc_tx *tx, u32 win, u32 isn)
 	tx->srtt_ns = 0;
 	tx->rttvar_ns = 0;
 	tx->min_rtt_ns = 0;
+	tx->reo_steps = 0;
+	tx->reo_persist = 0;
+	tx->reo_grown_ns = 0;
+	tx->reo_round_ns = 0;
 	return 0;
 }
 
@@ -80,7 +84,7 @@ u32 uet_pdc_tx_push(struct uet_pdc_tx *tx, void *cookie, u64 now)
 
 static bool uet_pdc_tx_in_flight(const struct uet_pdc_tx *tx, u32 psn)
 {
-	return uet_psn_after_eq(psn, tx->una) && uet_psn_before(psn, tx->nxt);
+	return uet_psn_in_window(psn, tx->una, uet_pdc_tx_inflight(tx));
 }
 
 static int uet_pdc_tx_mark_acked(struct uet_pdc_tx *tx, u32 psn,
@@ -178,11 +182,28 @@ static bool uet_pdc_tx_mark_lost(struct uet_pdc_tx *tx, u32 psn)
 /* How long a hole may stay open before it is a loss: the smoothed RTT
  * plus twice its variation, at least a quarter of it on top. Jitter
  * widens it: when reordering comes from some packets being delayed,
- * early packets pull the average down and the variation up.
+ * early packets pull the average down and the variation up. Packets
+ * that arrived twice widen it further (uet_pdc_tx_dup_seen()).
  */
 static u64 uet_pdc_reo_ns(const struct uet_pdc_tx *tx)
 {
-	return tx->srtt_ns + max(2 * tx->rttvar_ns, tx->srtt_ns / 4);
+	return tx->srtt_ns + max(2 * tx->rttvar_ns, tx->srtt_ns / 4) +
+	       tx->reo_steps * (tx->srtt_ns / 4);
+}
+
+/* The peer received a packet twice: a hole declared lost was only late
+ * (or the path duplicates, which costs nothing but a slower reaction).
+ * Grow the reordering window by a quarter RTT, at most once per RTT so
+ * that one burst of late packets counts once.
+ */
+void uet_pdc_tx_dup_seen(struct uet_pdc_tx *tx, u64 now)
+{
+	tx->reo_persist = UET_PDC_REO_PERSIST;
+	if (tx->reo_grown_ns && now - tx->reo_grown_ns < tx->srtt_ns)
+		return;
+	tx->reo_grown_ns = now;
+	if (tx->reo_steps < UET_PDC_REO_STEPS_MAX)
+		tx->reo_steps++;
 }
 
 /* A hole is lost when at least dupthresh later first transmissions were
@@ -206,6 +227,14 @@ u32 uet_pdc_tx_detect_loss(struct uet_pdc_tx *tx, u64 now, u32 dupthresh)
 		if (now - pkt->sent_ns < reo)
 			continue;
 		marked += uet_pdc_tx_mark_lost(tx, psn);
+	}
+	/* Rounds of loss with no duplicate since: the path reorders less. */
+	if (marked && tx->reo_steps && now - tx->reo_round_ns >= tx->srtt_ns) {
+		tx->reo_round_ns = now;
+		if (!--tx->reo_persist) {
+			tx->reo_steps--;
+			tx->reo_persist = UET_PDC_REO_PERSIST;
+		}
 	}
 	return marked;
 }
@@ -235,6 +264,19 @@ u64 uet_pdc_tx_loss_deadline(const struct uet_pdc_tx *tx, u32 dupthresh)
 bool uet_pdc_tx_nack(struct uet_pdc_tx *tx, u32 psn)
 {
 	if (!uet_pdc_tx_in_flight(tx, psn))
+		return false;
+	return uet_pdc_tx_mark_lost(tx, psn);
+}
+
+/* The receiver has waited long for psn. Its clock started when it noticed
+ * the hole, ours when we sent the packet: a copy younger than the
+ * reordering window may still be on its way, and the SACK rule will judge
+ * it when it is due.
+ */
+bool uet_pdc_tx_nack_hole(struct uet_pdc_tx *tx, u32 psn, u64 now)
+{
+	if (!uet_pdc_tx_in_flight(tx, psn) ||
+	    now - uet_pdc_tx_pkt(tx, psn)->sent_ns < uet_pdc_reo_ns(tx))
 		return false;
 	return uet_pdc_tx_mark_lost(tx, psn);
 }

@@ -14,6 +14,9 @@
 /* Largest MPR window (packets in flight per direction). */
 #define UET_PDC_WIN_MAX		4096
 #define UET_PDC_SACK_BITS	64
+/* Reordering window growth (after RFC 8985, RACK's reo_wnd_mult). */
+#define UET_PDC_REO_STEPS_MAX	8
+#define UET_PDC_REO_PERSIST	16
 
 /* Per-packet sender state. */
 #define UET_PDC_ACKED		0x01	/* cumulatively or selectively acked */
@@ -37,6 +40,15 @@ struct uet_pdc_tx {
 	u64 srtt_ns;		/* smoothed RTT, 0 until the first sample */
 	u64 rttvar_ns;
 	u64 min_rtt_ns;
+	/* Reordering tolerance learnt from needless retransmissions: the
+	 * loss window grows by reo_steps quarters of srtt, and shrinks a
+	 * step after UET_PDC_REO_PERSIST rounds of loss (at most one per
+	 * RTT) without one.
+	 */
+	u32 reo_steps;
+	u32 reo_persist;
+	u64 reo_grown_ns;	/* when reo_steps last grew */
+	u64 reo_round_ns;	/* when the last round of loss counted */
 	struct uet_pdc_pkt *ring;	/* ring_mask + 1 entries, by PSN */
 	u32 ring_mask;
 };
@@ -70,7 +82,9 @@ int uet_pdc_tx_ack(struct uet_pdc_tx *tx, u32 cack, u32 sack_base,
 void uet_pdc_tx_rtt_sample(struct uet_pdc_tx *tx, u32 psn, u64 now);
 u32 uet_pdc_tx_detect_loss(struct uet_pdc_tx *tx, u64 now, u32 dupthresh);
 u64 uet_pdc_tx_loss_deadline(const struct uet_pdc_tx *tx, u32 dupthresh);
+void uet_pdc_tx_dup_seen(struct uet_pdc_tx *tx, u64 now);
 bool uet_pdc_tx_nack(struct uet_pdc_tx *tx, u32 psn);
+bool uet_pdc_tx_nack_hole(struct uet_pdc_tx *tx, u32 psn, u64 now);
 u32 uet_pdc_tx_timeout(struct uet_pdc_tx *tx, u64 now, u64 rto_ns);
 bool uet_pdc_tx_next_lost(const struct uet_pdc_tx *tx, u32 *psn);
 void uet_pdc_tx_resent(struct uet_pdc_tx *tx, u32 psn, u64 now);

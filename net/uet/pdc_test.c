@@ -180,6 +180,53 @@ static void uet_pdc_overtake_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rel.count, 10U);
 }
 
+static void uet_pdc_reo_learn_test(struct kunit *test)
+{
+	struct uet_pdc_test_rel rel = {};
+	struct uet_pdc_tx tx;
+	u32 i;
+
+	/* srtt 4 ms, rttvar 0: a hole is lost after 4 + 1 ms. */
+	KUNIT_ASSERT_EQ(test, uet_pdc_tx_init(&tx, 64, ISN), 0);
+	tx.srtt_ns = 4 * MS;
+	for (i = 0; i < 10; i++)
+		uet_pdc_tx_push(&tx, &rel, 0);
+	uet_pdc_tx_ack(&tx, ISN - 1, ISN + 4, 0x3f, uet_pdc_test_release, &rel);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_loss_deadline(&tx, 3), 5 * MS);
+
+	/* A receiver NACK for a packet younger than that is not trusted. */
+	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_nack_hole(&tx, ISN, 4 * MS));
+	KUNIT_EXPECT_TRUE(test, uet_pdc_tx_nack_hole(&tx, ISN, 5 * MS));
+	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_nack_hole(&tx, ISN + 40, 9 * MS));
+
+	/* Duplicates grow the window a quarter RTT, once per RTT. */
+	uet_pdc_tx_dup_seen(&tx, 10 * MS);
+	uet_pdc_tx_dup_seen(&tx, 12 * MS);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_loss_deadline(&tx, 3), 6 * MS);
+	uet_pdc_tx_dup_seen(&tx, 14 * MS);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_loss_deadline(&tx, 3), 7 * MS);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_detect_loss(&tx, 6 * MS, 3), 0U);
+	for (i = 0; i < 2 * UET_PDC_REO_STEPS_MAX; i++)
+		uet_pdc_tx_dup_seen(&tx, (20 + 4 * i) * MS);
+	KUNIT_EXPECT_EQ(test, tx.reo_steps, UET_PDC_REO_STEPS_MAX);
+
+	/* Loss rounds without a duplicate shrink it again, step by step. */
+	tx.reo_steps = 1;
+	tx.reo_persist = 2;
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_detect_loss(&tx, 100 * MS, 3), 3U);
+	KUNIT_EXPECT_EQ(test, tx.reo_steps, 1U);
+	uet_pdc_tx_push(&tx, &rel, 100 * MS);
+	uet_pdc_tx_push(&tx, &rel, 100 * MS);
+	for (i = 0; i < 4; i++)
+		uet_pdc_tx_push(&tx, &rel, 100 * MS);
+	uet_pdc_tx_ack(&tx, ISN - 1, ISN + 12, 0xf, uet_pdc_test_release, &rel);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_detect_loss(&tx, 200 * MS, 3), 2U);
+	KUNIT_EXPECT_EQ(test, tx.reo_steps, 0U);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_loss_deadline(&tx, 3), 0ULL);
+	uet_pdc_tx_free(&tx, uet_pdc_test_release, &rel);
+	KUNIT_EXPECT_EQ(test, rel.count, 16U);
+}
+
 static void uet_pdc_rto_test(struct kunit *test)
 {
 	struct uet_pdc_tx tx = { .srtt_ns = 1 * MS, .rttvar_ns = MS / 4 };
@@ -286,6 +333,7 @@ static struct kunit_case uet_pdc_cases[] = {
 	KUNIT_CASE(uet_pdc_sack_test),
 	KUNIT_CASE(uet_pdc_loss_rules_test),
 	KUNIT_CASE(uet_pdc_overtake_test),
+	KUNIT_CASE(uet_pdc_reo_learn_test),
 	KUNIT_CASE(uet_pdc_rto_test),
 	KUNIT_CASE(uet_pdc_rx_test),
 	KUNIT_CASE(uet_pdc_end_to_end_test),

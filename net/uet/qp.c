@@ -92,7 +92,6 @@ int uet_qp_send_ack(struct uet_qp *qp)
 	struct uet_pds_ack ack = {
 		.spdcid = qp->ibqp.qp_num,
 		.dpdcid = qp->dest_qpn,
-		.flags = resp->ack_ecn ? UET_PDS_ACK_F_ECN : 0,
 	};
 	struct sk_buff *skb;
 	u32 base;
@@ -104,6 +103,10 @@ int uet_qp_send_ack(struct uet_qp *qp)
 	ack.ack_psn_offset = clamp_t(s32, off, S16_MIN, S16_MAX);
 	ack.sack_psn_offset = base - ack.cack_psn;
 	ack.mpr = min_t(u32, qp->rx.win, U8_MAX);
+	if (resp->ack_ecn)
+		ack.flags |= UET_PDS_ACK_F_ECN;
+	if (resp->ack_dup)
+		ack.flags |= UET_PDS_ACK_F_DUP;
 
 	skb = uet_qp_alloc_skb(qp, sizeof(struct uet_pds_ack_hdr));
 	if (!skb)
@@ -113,6 +116,7 @@ int uet_qp_send_ack(struct uet_qp *qp)
 	resp->ack_pending = 0;
 	resp->ack_now = false;
 	resp->ack_ecn = false;
+	resp->ack_dup = false;
 	uet_inc(qp->udev, UET_CNT_ACK_TX);
 	return uet_qp_xmit(qp, skb, uet_qp_tos(UET_DSCP_CONTROL, false));
 }

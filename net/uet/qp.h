@@ -110,6 +110,7 @@ struct uet_resp {
 	u32 ack_psn;		/* last PSN that arrived */
 	bool ack_now;
 	bool ack_ecn;		/* a CE mark arrived since the last ACK */
+	bool ack_dup;		/* a duplicate arrived since the last ACK */
 	u64 ack_deadline_ns;	/* the oldest unacknowledged packet's ACK is due */
 
 	/* The first hole, for NACK PKT_NOT_RCVD. */

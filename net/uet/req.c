@@ -708,6 +708,8 @@ void uet_req_rcv_ack(struct uet_qp *qp, struct sk_buff *skb)
 	psn = ack.cack_psn + ack.ack_psn_offset;
 	if (!ack.ack_psn_offset)
 		uet_pdc_tx_rtt_sample(&qp->tx, psn, now);
+	if (ack.flags & UET_PDS_ACK_F_DUP)
+		uet_pdc_tx_dup_seen(&qp->tx, now);
 	newly = uet_pdc_tx_ack(&qp->tx, ack.cack_psn,
 			       ack.cack_psn + ack.sack_psn_offset,
 			       ack.sack_bitmap, uet_req_release_pkt, qp);
@@ -732,16 +734,9 @@ void uet_req_rcv_nack(struct uet_qp *qp, struct sk_buff *skb)
 	uet_inc(qp->udev, UET_CNT_NACK_RX);
 	switch (nack.code) {
 	case UET_NACK_PKT_NOT_RCVD:
-		/* A copy sent less than an RTT ago may still be on its way. */
-		if (uet_psn_in_window(nack.psn, qp->tx.una,
-				      uet_pdc_tx_inflight(&qp->tx))) {
-			struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(&qp->tx, nack.psn);
-
-			if (pkt->nxmit > 1 &&
-			    ktime_get_ns() - pkt->sent_ns < qp->tx.srtt_ns)
-				break;
-		}
-		fallthrough;
+		if (uet_pdc_tx_nack_hole(&qp->tx, nack.psn, ktime_get_ns()))
+			uet_inc(qp->udev, UET_CNT_RETX_NACK);
+		break;
 	case UET_NACK_TRIMMED:
 	case UET_NACK_TRIMMED_LASTHOP:
 	case UET_NACK_PSN_OOR_WINDOW:

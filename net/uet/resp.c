@@ -65,6 +65,7 @@ void uet_resp_reset(struct uet_qp *qp)
 	resp->ack_pending = 0;
 	resp->ack_now = false;
 	resp->ack_ecn = false;
+	resp->ack_dup = false;
 	resp->ack_deadline_ns = 0;
 	resp->hole_since_ns = 0;
 	if (!qp->srq)
@@ -493,6 +494,7 @@ static void uet_resp_data(struct uet_qp *qp, struct sk_buff *skb)
 		uet_inc(udev, UET_CNT_DUP_RX);
 		resp->ack_psn = pds.psn;
 		resp->ack_now = true;
+		resp->ack_dup = true;
 		return;
 	case UET_PDC_OUT_OF_WINDOW:
 		uet_inc(udev, UET_CNT_DROP_WINDOW);

@@ -65,6 +65,9 @@ int uet_pds_req_parse(const void *buf, size_t len, struct uet_pds_req *req);
 /* ACK and NACK flags (prologue bits 6..0). */
 #define UET_PDS_ACK_F_ECN	0x20	/* the acked packet arrived CE-marked */
 #define UET_PDS_ACK_F_RETX	0x10	/* the acked packet was a retransmission */
+#define UET_PDS_ACK_F_DUP	0x01	/* uet: a packet arrived twice since the
+					 * last ACK (a reserved bit in UE)
+					 */
 
 /* ACK_CC (12 + 20 bytes): cumulative and selective acknowledgment. */
 struct uet_pds_ack_hdr {
