@@ -22,8 +22,8 @@ ALL_ITERS=5 ITERS=20 MTUS="1500 9000" PP_SIZES="1 4096 65536 1048576"
 # on its own with perftest's minimum of 5 messages, at one MTU.
 DEBUG_SIZES=
 if [ "${UET_VM_KERNEL:-stock}" != stock ]; then
-	ITERS=5 MTUS=1500 PP_SIZES="1 4096 65536"
-	DEBUG_SIZES="2 65536 1048576"
+	ITERS=5 MTUS=1500 PP_SIZES="1 4096"
+	DEBUG_SIZES="2 65536"
 fi
 ns_add a b
 veth_link a veth0 10.0.0.1/24 b veth1 10.0.0.2/24 || fail "veth pair"

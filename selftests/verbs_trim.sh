@@ -13,7 +13,7 @@
 # retransmissions fit in the priority band (as large as the buffer) and the
 # trimmed headers in the trim band (a quarter of it), so that trimming is the
 # only loss. The queue delay stays under 3 ms, within the receiver's
-# reordering allowance (UET_NACK_REORDER_NS): longer, and packets held in
+# reordering allowance (nack_reorder_us, uet dev show): longer, and packets held in
 # the queue while retransmissions overtake them look lost.
 RATE=50mbit LIMIT=16384 MSG=32K BYTES=4M TRIM_DSCP=30
 # The debug kernel sends its bursts slower than the port drains them.

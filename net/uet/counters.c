@@ -39,19 +39,28 @@ struct rdma_hw_stats *uet_alloc_hw_port_stats(struct ib_device *ibdev,
 					  RDMA_HW_STATS_DEFAULT_LIFESPAN);
 }
 
-int uet_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
-		     u32 port, int index)
+const char *uet_counter_name(enum uet_counter idx)
 {
-	struct uet_dev *udev = to_udev(ibdev);
+	return uet_counter_descs[idx].name;
+}
+
+void uet_counters_sum(struct uet_dev *udev, u64 *val)
+{
 	int cpu, i;
 
 	for (i = 0; i < UET_CNT_MAX; i++)
-		stats->value[i] = 0;
+		val[i] = 0;
 	for_each_possible_cpu(cpu) {
 		const struct uet_counters *c = per_cpu_ptr(udev->stats, cpu);
 
 		for (i = 0; i < UET_CNT_MAX; i++)
-			stats->value[i] += c->cnt[i];
+			val[i] += c->cnt[i];
 	}
+}
+
+int uet_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
+		     u32 port, int index)
+{
+	uet_counters_sum(to_udev(ibdev), stats->value);
 	return UET_CNT_MAX;
 }

@@ -43,6 +43,11 @@ struct uet_counters {
 
 struct ib_device;
 struct rdma_hw_stats;
+struct uet_dev;
+
+const char *uet_counter_name(enum uet_counter idx);
+/* val: UET_CNT_MAX entries, the sums over all CPUs. */
+void uet_counters_sum(struct uet_dev *udev, u64 *val);
 
 struct rdma_hw_stats *uet_alloc_hw_port_stats(struct ib_device *ibdev,
 					      u32 port);

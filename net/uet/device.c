@@ -143,7 +143,12 @@ static void uet_dev_release(struct uet_dev *udev)
 /* Last reference gone: the core has unregistered the device. */
 static void uet_dealloc_driver(struct ib_device *ibdev)
 {
-	uet_dev_release(to_udev(ibdev));
+	struct uet_dev *udev = to_udev(ibdev);
+
+	mutex_lock(&uet_devs_lock);
+	list_del(&udev->list);
+	mutex_unlock(&uet_devs_lock);
+	uet_dev_release(udev);
 }
 
 static const struct ib_device_ops uet_dev_ops = {
@@ -213,8 +218,12 @@ void uet_dev_put(struct uet_dev *udev)
 	ib_device_put(&udev->ibdev);
 }
 
-/* Serialises the "already bound?" check with registration in uet_dev_add(). */
-static DEFINE_MUTEX(uet_dev_add_lock);
+/* Registered devices, for netlink. */
+LIST_HEAD(uet_devs);
+/* Protects uet_devs and the devices' parameters; serialises the "already
+ * bound?" check with registration in uet_dev_add().
+ */
+DEFINE_MUTEX(uet_devs_lock);
 
 int uet_dev_add(const char *ibdev_name, struct net_device *ndev)
 {
@@ -227,7 +236,7 @@ int uet_dev_add(const char *ibdev_name, struct net_device *ndev)
 		return -EINVAL;
 	}
 
-	mutex_lock(&uet_dev_add_lock);
+	mutex_lock(&uet_devs_lock);
 	udev = uet_dev_get_by_netdev(ndev);
 	if (udev) {
 		uet_dev_put(udev);
@@ -249,6 +258,8 @@ int uet_dev_add(const char *ibdev_name, struct net_device *ndev)
 	udev->ndev = ndev;
 	netdev_hold(ndev, &udev->ndev_tracker, GFP_KERNEL);
 	udev->port_state = uet_ndev_port_state(ndev);
+	uet_params_init(&udev->params);
+	INIT_LIST_HEAD(&udev->list);
 	xa_init_flags(&udev->qps, XA_FLAGS_ALLOC);
 	xa_init_flags(&udev->mrs, XA_FLAGS_ALLOC1);
 	udev->stats = alloc_percpu(struct uet_counters);
@@ -278,10 +289,11 @@ int uet_dev_add(const char *ibdev_name, struct net_device *ndev)
 		ib_dealloc_device(ibdev);
 		goto out;
 	}
+	list_add_tail(&udev->list, &uet_devs);
 	dev_info(&ibdev->dev, "bound to %s, port %s\n", ndev->name,
 		 uet_port_state_name(udev->port_state));
 out:
-	mutex_unlock(&uet_dev_add_lock);
+	mutex_unlock(&uet_devs_lock);
 	return err;
 }
 
@@ -311,10 +323,11 @@ void uet_dev_netdev_event(struct uet_dev *udev, unsigned long event)
 		state = uet_ndev_port_state(udev->ndev);
 		if (state == udev->port_state)
 			return;
-		udev->port_state = state;
+		WRITE_ONCE(udev->port_state, state);
 		uet_port_event(udev, state == IB_PORT_ACTIVE ?
 			       IB_EVENT_PORT_ACTIVE : IB_EVENT_PORT_ERR);
 		dev_info(&udev->ibdev.dev, "port %s\n", uet_port_state_name(state));
+		uet_nl_port_event(udev);
 		return;
 	default:
 		return;

@@ -54,13 +54,18 @@ static int __init uet_init(void)
 	err = uet_udp_init();
 	if (err)
 		goto err_wq;
-	err = register_netdevice_notifier(&uet_netdev_nb);
+	err = uet_nl_init();
 	if (err)
 		goto err_udp;
+	err = register_netdevice_notifier(&uet_netdev_nb);
+	if (err)
+		goto err_nl;
 	rdma_link_register(&uet_link_ops);
 	pr_info("loaded, UDP port %u\n", uet_udp_port);
 	return 0;
 
+err_nl:
+	uet_nl_exit();
 err_udp:
 	uet_udp_exit();
 err_wq:
@@ -78,6 +83,7 @@ static void __exit uet_exit(void)
 	 * rdma_rxe out while we are loaded.
 	 */
 	ib_unregister_driver(RDMA_DRIVER_RXE);
+	uet_nl_exit();
 	uet_udp_exit();
 	uet_qp_wq_exit();
 	uet_rxe_guard_exit();

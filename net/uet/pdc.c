@@ -31,6 +31,9 @@ int uet_pdc_tx_init(struct uet_pdc_tx *tx, u32 win, u32 isn)
 	tx->nxt = isn;
 	tx->sacked_hi = isn;
 	tx->nlost = 0;
+	tx->nsacked = 0;
+	tx->acked_hi = isn;
+	tx->inflight_bytes = 0;
 	tx->srtt_ns = 0;
 	tx->rttvar_ns = 0;
 	tx->min_rtt_ns = 0;
@@ -67,16 +70,21 @@ void uet_pdc_tx_drop_all(struct uet_pdc_tx *tx, uet_pdc_release_t release,
 	}
 	tx->una = tx->nxt;
 	tx->sacked_hi = tx->nxt;
+	tx->acked_hi = tx->nxt;
 	tx->nlost = 0;
+	tx->nsacked = 0;
+	tx->inflight_bytes = 0;
 }
 
 /* Record a new packet; the caller checked uet_pdc_tx_window_open(). */
-u32 uet_pdc_tx_push(struct uet_pdc_tx *tx, void *cookie, u64 now)
+u32 uet_pdc_tx_push(struct uet_pdc_tx *tx, void *cookie, u32 bytes, u64 now)
 {
 	struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(tx, tx->nxt);
 
 	pkt->cookie = cookie;
 	pkt->sent_ns = now;
+	pkt->bytes = bytes;
+	tx->inflight_bytes += bytes;
 	pkt->flags = 0;
 	pkt->nxmit = 1;
 	return tx->nxt++;
@@ -97,6 +105,10 @@ static int uet_pdc_tx_mark_acked(struct uet_pdc_tx *tx, u32 psn,
 	if (pkt->flags & UET_PDC_LOST)
 		tx->nlost--;
 	pkt->flags = UET_PDC_ACKED;
+	tx->nsacked++;
+	tx->inflight_bytes -= pkt->bytes;
+	if (uet_psn_after_eq(psn, tx->acked_hi))
+		tx->acked_hi = psn + 1;
 	if (pkt->cookie) {
 		release(arg, psn, pkt->cookie);
 		pkt->cookie = NULL;
@@ -134,8 +146,10 @@ int uet_pdc_tx_ack(struct uet_pdc_tx *tx, u32 cack, u32 sack_base,
 			newly += uet_pdc_tx_mark_acked(tx, psn, release, arg);
 	}
 	while (tx->una != tx->nxt &&
-	       (uet_pdc_tx_pkt(tx, tx->una)->flags & UET_PDC_ACKED))
+	       (uet_pdc_tx_pkt(tx, tx->una)->flags & UET_PDC_ACKED)) {
 		tx->una++;
+		tx->nsacked--;
+	}
 	if (uet_psn_before(tx->sacked_hi, tx->una))
 		tx->sacked_hi = tx->una;
 	return newly;

@@ -25,6 +25,7 @@
 struct uet_pdc_pkt {
 	void *cookie;		/* the caller's copy of the packet */
 	u64 sent_ns;		/* last transmission */
+	u32 bytes;		/* as the caller counts them */
 	u8 flags;
 	u8 nxmit;		/* transmissions so far */
 };
@@ -37,6 +38,9 @@ struct uet_pdc_tx {
 				 * its first transmission
 				 */
 	u32 nlost;		/* packets marked lost, not yet resent */
+	u32 nsacked;		/* packets acknowledged at or past una */
+	u32 acked_hi;		/* one past the highest PSN acknowledged */
+	u64 inflight_bytes;	/* bytes of the packets not acknowledged */
 	u64 srtt_ns;		/* smoothed RTT, 0 until the first sample */
 	u64 rttvar_ns;
 	u64 min_rtt_ns;
@@ -65,6 +69,12 @@ static inline u32 uet_pdc_tx_inflight(const struct uet_pdc_tx *tx)
 	return tx->nxt - tx->una;
 }
 
+/* Packets not acknowledged below the highest one that was: SACK holes. */
+static inline u32 uet_pdc_tx_holes(const struct uet_pdc_tx *tx)
+{
+	return tx->acked_hi - tx->una - tx->nsacked;
+}
+
 static inline bool uet_pdc_tx_window_open(const struct uet_pdc_tx *tx)
 {
 	return uet_pdc_tx_inflight(tx) < tx->win;
@@ -76,7 +86,7 @@ static inline struct uet_pdc_pkt *uet_pdc_tx_pkt(const struct uet_pdc_tx *tx,
 	return &tx->ring[psn & tx->ring_mask];
 }
 
-u32 uet_pdc_tx_push(struct uet_pdc_tx *tx, void *cookie, u64 now);
+u32 uet_pdc_tx_push(struct uet_pdc_tx *tx, void *cookie, u32 bytes, u64 now);
 int uet_pdc_tx_ack(struct uet_pdc_tx *tx, u32 cack, u32 sack_base,
 		   u64 sack_bitmap, uet_pdc_release_t release, void *arg);
 void uet_pdc_tx_rtt_sample(struct uet_pdc_tx *tx, u32 psn, u64 now);

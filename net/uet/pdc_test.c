@@ -38,7 +38,7 @@ static void uet_pdc_window_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, uet_pdc_tx_init(&tx, 12, ISN), 0);
 	for (i = 0; i < 12; i++) {
 		KUNIT_ASSERT_TRUE(test, uet_pdc_tx_window_open(&tx));
-		KUNIT_EXPECT_EQ(test, uet_pdc_tx_push(&tx, &rel, 0), ISN + i);
+		KUNIT_EXPECT_EQ(test, uet_pdc_tx_push(&tx, &rel, 100, 0), ISN + i);
 	}
 	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_window_open(&tx));
 	KUNIT_EXPECT_EQ(test, uet_pdc_tx_inflight(&tx), 12U);
@@ -72,7 +72,7 @@ static void uet_pdc_sack_test(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, uet_pdc_tx_init(&tx, 64, ISN), 0);
 	for (i = 0; i < 10; i++)
-		uet_pdc_tx_push(&tx, &rel, 0);
+		uet_pdc_tx_push(&tx, &rel, 100, 0);
 
 	/* ISN+0,1 arrived; ISN+2 and ISN+5 missing; 3,4,6..9 arrived. */
 	KUNIT_EXPECT_EQ(test, uet_pdc_tx_ack(&tx, ISN + 1, ISN + 2,
@@ -81,6 +81,8 @@ static void uet_pdc_sack_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tx.una, ISN + 2);
 	KUNIT_EXPECT_EQ(test, tx.sacked_hi, ISN + 10);
 	KUNIT_EXPECT_EQ(test, uet_pdc_tx_inflight(&tx), 8U);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_holes(&tx), 2U);
+	KUNIT_EXPECT_EQ(test, tx.inflight_bytes, 200ULL);
 
 	/* Both holes are lost once 3 later packets are acked and time passed. */
 	KUNIT_EXPECT_EQ(test, uet_pdc_tx_detect_loss(&tx, 1 * MS, 3), 2U);
@@ -98,9 +100,12 @@ static void uet_pdc_sack_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, uet_pdc_tx_ack(&tx, ISN + 4, ISN + 5, 0,
 					     uet_pdc_test_release, &rel), 1);
 	KUNIT_EXPECT_EQ(test, tx.una, ISN + 5);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_holes(&tx), 1U);
 	KUNIT_EXPECT_EQ(test, uet_pdc_tx_ack(&tx, ISN + 9, ISN + 10, 0,
 					     uet_pdc_test_release, &rel), 1);
 	KUNIT_EXPECT_EQ(test, tx.una, ISN + 10);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_holes(&tx), 0U);
+	KUNIT_EXPECT_EQ(test, tx.inflight_bytes, 0ULL);
 	KUNIT_EXPECT_EQ(test, rel.count, 10U);
 	uet_pdc_tx_free(&tx, uet_pdc_test_release, &rel);
 }
@@ -113,7 +118,7 @@ static void uet_pdc_loss_rules_test(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, uet_pdc_tx_init(&tx, 64, ISN), 0);
 	for (i = 0; i < 8; i++)
-		uet_pdc_tx_push(&tx, &rel, i * MS);
+		uet_pdc_tx_push(&tx, &rel, 100, i * MS);
 	/* An RTT sample of 10 ms from ISN+0, then it is acked. */
 	uet_pdc_tx_rtt_sample(&tx, ISN, 10 * MS);
 	KUNIT_EXPECT_EQ(test, tx.srtt_ns, 10 * MS);
@@ -142,7 +147,7 @@ static void uet_pdc_loss_rules_test(struct kunit *test)
 	/* A timeout resends what is unacked and older than the RTO, never what
 	 * the SACK covered.
 	 */
-	uet_pdc_tx_push(&tx, &rel, 20 * MS);
+	uet_pdc_tx_push(&tx, &rel, 100, 20 * MS);
 	KUNIT_EXPECT_EQ(test, uet_pdc_tx_timeout(&tx, 25 * MS, 10 * MS), 0U);
 	KUNIT_EXPECT_EQ(test, uet_pdc_tx_timeout(&tx, 30 * MS, 10 * MS), 2U);
 	KUNIT_ASSERT_TRUE(test, uet_pdc_tx_next_lost(&tx, &psn));
@@ -166,7 +171,7 @@ static void uet_pdc_overtake_test(struct kunit *test)
 	 */
 	KUNIT_ASSERT_EQ(test, uet_pdc_tx_init(&tx, 64, ISN), 0);
 	for (i = 0; i < 10; i++)
-		uet_pdc_tx_push(&tx, &rel, 0);
+		uet_pdc_tx_push(&tx, &rel, 100, 0);
 	KUNIT_EXPECT_TRUE(test, uet_pdc_tx_nack(&tx, ISN + 9));
 	uet_pdc_tx_resent(&tx, ISN + 9, MS);
 	uet_pdc_tx_ack(&tx, ISN - 1, ISN + 9, 1, uet_pdc_test_release, &rel);
@@ -190,7 +195,7 @@ static void uet_pdc_reo_learn_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, uet_pdc_tx_init(&tx, 64, ISN), 0);
 	tx.srtt_ns = 4 * MS;
 	for (i = 0; i < 10; i++)
-		uet_pdc_tx_push(&tx, &rel, 0);
+		uet_pdc_tx_push(&tx, &rel, 100, 0);
 	uet_pdc_tx_ack(&tx, ISN - 1, ISN + 4, 0x3f, uet_pdc_test_release, &rel);
 	KUNIT_EXPECT_EQ(test, uet_pdc_tx_loss_deadline(&tx, 3), 5 * MS);
 
@@ -215,10 +220,10 @@ static void uet_pdc_reo_learn_test(struct kunit *test)
 	tx.reo_persist = 2;
 	KUNIT_EXPECT_EQ(test, uet_pdc_tx_detect_loss(&tx, 100 * MS, 3), 3U);
 	KUNIT_EXPECT_EQ(test, tx.reo_steps, 1U);
-	uet_pdc_tx_push(&tx, &rel, 100 * MS);
-	uet_pdc_tx_push(&tx, &rel, 100 * MS);
+	uet_pdc_tx_push(&tx, &rel, 100, 100 * MS);
+	uet_pdc_tx_push(&tx, &rel, 100, 100 * MS);
 	for (i = 0; i < 4; i++)
-		uet_pdc_tx_push(&tx, &rel, 100 * MS);
+		uet_pdc_tx_push(&tx, &rel, 100, 100 * MS);
 	uet_pdc_tx_ack(&tx, ISN - 1, ISN + 12, 0xf, uet_pdc_test_release, &rel);
 	KUNIT_EXPECT_EQ(test, uet_pdc_tx_detect_loss(&tx, 200 * MS, 3), 2U);
 	KUNIT_EXPECT_EQ(test, tx.reo_steps, 0U);
@@ -300,7 +305,7 @@ static void uet_pdc_end_to_end_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, uet_pdc_tx_init(&tx, 32, ISN), 0);
 	KUNIT_ASSERT_EQ(test, uet_pdc_rx_init(&rx, 32, ISN), 0);
 	for (i = 0; i < 32; i++) {
-		psn = uet_pdc_tx_push(&tx, &rel, 0);
+		psn = uet_pdc_tx_push(&tx, &rel, 100, 0);
 		if (i % 5 == 4)
 			continue;
 		KUNIT_ASSERT_EQ(test, uet_pdc_rx_check(&rx, psn), UET_PDC_NEW);

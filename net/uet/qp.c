@@ -13,6 +13,7 @@
 
 #include <linux/hash.h>
 #include <net/inet_ecn.h>
+#include <trace/events/uet.h>
 
 #include "qp.h"
 #include "ud.h"
@@ -78,6 +79,7 @@ int uet_qp_xmit(struct uet_qp *qp, struct sk_buff *skb, u8 tos)
 	unsigned int len = skb->len;
 	int err;
 
+	trace_uet_tx(udev->ibdev.index, qp->ibqp.qp_num, skb, tos);
 	err = uet_udp_xmit(udev, skb, &qp->path, qp->entropy, tos);
 	if (!err) {
 		uet_inc(udev, UET_CNT_TX_PKTS);
@@ -118,7 +120,8 @@ int uet_qp_send_ack(struct uet_qp *qp)
 	resp->ack_ecn = false;
 	resp->ack_dup = false;
 	uet_inc(qp->udev, UET_CNT_ACK_TX);
-	return uet_qp_xmit(qp, skb, uet_qp_tos(UET_DSCP_CONTROL, false));
+	return uet_qp_xmit(qp, skb,
+			   uet_qp_tos(uet_param(qp->udev, dscp_control), false));
 }
 
 int uet_qp_send_nack(struct uet_qp *qp, u32 psn, u8 code, u8 vendor,
@@ -140,7 +143,9 @@ int uet_qp_send_nack(struct uet_qp *qp, u32 psn, u8 code, u8 vendor,
 	uet_pds_nack_pack(&nack, skb_put(skb, sizeof(struct uet_pds_nack_hdr)),
 			  sizeof(struct uet_pds_nack_hdr));
 	uet_inc(qp->udev, UET_CNT_NACK_TX);
-	return uet_qp_xmit(qp, skb, uet_qp_tos(UET_DSCP_CONTROL, false));
+	trace_uet_nack(qp->udev->ibdev.index, qp->ibqp.qp_num, psn, code, true);
+	return uet_qp_xmit(qp, skb,
+			   uet_qp_tos(uet_param(qp->udev, dscp_control), false));
 }
 
 enum ib_qp_state uet_qp_state(struct uet_qp *qp)
@@ -162,9 +167,14 @@ void uet_qp_error(struct uet_qp *qp)
 
 	spin_lock_irqsave(&qp->state_lock, flags);
 	changed = qp->state != IB_QPS_ERR && qp->state != IB_QPS_RESET;
-	if (changed)
+	if (changed) {
+		trace_uet_qp_state(qp->udev->ibdev.index, qp->ibqp.qp_num,
+				   qp->state, IB_QPS_ERR);
 		qp->state = IB_QPS_ERR;
+	}
 	spin_unlock_irqrestore(&qp->state_lock, flags);
+	if (changed)
+		uet_nl_qp_error(qp);
 	if (changed && qp->ibqp.event_handler) {
 		struct ib_event ev = {
 			.device = qp->ibqp.device,
@@ -337,10 +347,11 @@ int uet_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		qp->cap.max_recv_wr = n;
 	}
 
-	err = uet_pdc_tx_init(&qp->tx, UET_MPR_DEFAULT, 0);
+	err = uet_pdc_tx_init(&qp->tx, uet_param(udev, mpr), 0);
 	if (err)
 		goto err_rq;
-	err = uet_pdc_rx_init(&qp->rx, UET_MPR_DEFAULT, 0);
+	/* Receive whatever window a peer with any mpr setting may use. */
+	err = uet_pdc_rx_init(&qp->rx, UET_PDC_WIN_MAX, 0);
 	if (err)
 		goto err_tx;
 	err = uet_req_init(qp);
@@ -542,6 +553,8 @@ int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		qp->tx.sacked_hi = attr->sq_psn;
 	}
 	if (mask & IB_QP_STATE) {
+		trace_uet_qp_state(qp->udev->ibdev.index, qp->ibqp.qp_num,
+				   qp->state, new);
 		qp->state = new;
 		qp->sq_draining = new == IB_QPS_SQD;
 	}

@@ -11,26 +11,10 @@
 #include "uet.h"
 #include "wire.h"
 
-/* Transport defaults until the netlink family makes them settable. */
-#define UET_MPR_DEFAULT		256	/* packets in flight: a few BDP */
-#define UET_ACK_EVERY		16	/* coalesce up to this many packets */
-#define UET_ACK_DELAY_NS	(50 * NSEC_PER_USEC)
-#define UET_DUPTHRESH		3	/* later packets acked before a hole is lost */
-/* A receiver NACKs a hole overtaken by this many packets for this long. */
-#define UET_NACK_REORDER_PKTS	16
-#define UET_NACK_REORDER_NS	(4 * NSEC_PER_MSEC)
-#define UET_RTO_MIN_NS		(50 * NSEC_PER_MSEC)
-#define UET_RTO_MAX_NS		(2 * NSEC_PER_SEC)
-#define UET_RTO_LINEAR		2	/* expiries with linear backoff */
+/* Engine limits; the transport parameters are in params.h. */
 #define UET_RX_BACKLOG		2048	/* received packets queued per QP */
 #define UET_WORK_BUDGET		64	/* packets per run before yielding */
 #define UET_RMSG_MAX		64	/* receive-consuming messages in flight */
-
-/* DSCPs (shared with sch_uet's defaults, Documentation/uet/sch_uet.rst). */
-#define UET_DSCP_DATA		26
-#define UET_DSCP_RETX		28
-#define UET_DSCP_CONTROL	48
-#define UET_DSCP_TRIMMED	30
 
 /* Private copy of a send WQE and what the requester knows about it. */
 struct uet_swqe {

@@ -5,6 +5,7 @@
  * the PDS header is read here; everything else is parsed by the work.
  */
 #include <asm/unaligned.h>
+#include <trace/events/uet.h>
 
 #include "qp.h"
 #include "ud.h"
@@ -52,6 +53,8 @@ void uet_rcv(struct uet_dev *udev, struct sk_buff *skb)
 	BUILD_BUG_ON(offsetof(struct uet_pds_ack_hdr, dpdcid) != 10);
 	BUILD_BUG_ON(offsetof(struct uet_pds_nack_hdr, dpdcid) != 10);
 	dpdcid = get_unaligned_be16(skb->data + 10);
+	trace_uet_rx(udev->ibdev.index, dpdcid, skb,
+		     UET_SKB_CB(skb)->dscp << 2 | UET_SKB_CB(skb)->ecn);
 
 	qp = uet_qp_get(udev, dpdcid);
 	if (!qp || uet_qp_is_ud(qp)) {

@@ -13,9 +13,10 @@
 
 #include <linux/highmem.h>
 #include <asm/unaligned.h>
+#include <trace/events/uet.h>
 
-#include "qp.h"
 #include "psn.h"
+#include "qp.h"
 #include "udp.h"
 
 #define UET_REQ_HDR_LEN	(sizeof(struct uet_pds_req_hdr) + \
@@ -270,6 +271,17 @@ static void uet_req_set_hdrs(struct uet_qp *qp, struct sk_buff *skb, u32 psn,
 		       sizeof(struct uet_verbs_hdr_wire));
 }
 
+/* The retransmit timeout after `backoff` expiries, by the device's bounds. */
+static u64 uet_req_rto_ns(struct uet_qp *qp, u32 backoff)
+{
+	struct uet_dev *udev = qp->udev;
+
+	return uet_pdc_rto_ns(&qp->tx,
+			      (u64)uet_param(udev, rto_min_us) * NSEC_PER_USEC,
+			      (u64)uet_param(udev, rto_max_us) * NSEC_PER_USEC,
+			      backoff, uet_param(udev, rto_linear));
+}
+
 static void uet_req_arm_rto(struct uet_qp *qp, bool restart)
 {
 	struct uet_req *req = qp->req;
@@ -277,8 +289,7 @@ static void uet_req_arm_rto(struct uet_qp *qp, bool restart)
 
 	if (!restart && hrtimer_active(&qp->rto_timer))
 		return;
-	rto = uet_pdc_rto_ns(&qp->tx, UET_RTO_MIN_NS, UET_RTO_MAX_NS,
-			     req->backoff, UET_RTO_LINEAR);
+	rto = uet_req_rto_ns(qp, req->backoff);
 	hrtimer_start(&qp->rto_timer, ns_to_ktime(rto), HRTIMER_MODE_REL);
 }
 
@@ -287,14 +298,18 @@ static int uet_req_xmit_psn(struct uet_qp *qp, u32 psn, bool retx)
 {
 	struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(&qp->tx, psn);
 	struct sk_buff *skb;
-	u8 dscp = retx ? UET_DSCP_RETX : UET_DSCP_DATA;
+	u8 dscp = retx ? uet_param(qp->udev, dscp_retx) :
+			 uet_param(qp->udev, dscp_data);
 
 	skb = pskb_copy(pkt->cookie, GFP_KERNEL);
 	if (!skb)
 		return -ENOMEM;
 	if (retx) {
 		skb->data[1] |= UET_PDS_REQ_F_RETX;
+		trace_uet_retransmit(qp->udev->ibdev.index, qp->ibqp.qp_num,
+				     psn, pkt->nxmit + 1);
 		uet_inc(qp->udev, UET_CNT_RETX_PKTS);
+		WRITE_ONCE(qp->nretx, qp->nretx + 1);
 	}
 	return uet_qp_xmit(qp, skb, uet_qp_tos(dscp, true));
 }
@@ -304,7 +319,7 @@ static void uet_req_push(struct uet_qp *qp, struct sk_buff *skb, u32 psn)
 	u64 now = ktime_get_ns();
 
 	qp->tx_used = true;
-	uet_pdc_tx_push(&qp->tx, skb, now);
+	uet_pdc_tx_push(&qp->tx, skb, skb->len, now);
 	uet_req_xmit_psn(qp, psn, false);
 	uet_req_arm_rto(qp, false);
 }
@@ -627,12 +642,12 @@ static void uet_req_complete(struct uet_qp *qp)
 /* Declare holes lost by the SACK rule; come back when the next one ripens. */
 static void uet_req_detect_loss(struct uet_qp *qp)
 {
+	u32 dupthresh = uet_param(qp->udev, dupthresh), marked;
 	u64 now = ktime_get_ns(), when;
-	u32 marked;
 
-	marked = uet_pdc_tx_detect_loss(&qp->tx, now, UET_DUPTHRESH);
+	marked = uet_pdc_tx_detect_loss(&qp->tx, now, dupthresh);
 	uet_count(qp->udev, UET_CNT_RETX_SACK, marked);
-	when = uet_pdc_tx_loss_deadline(&qp->tx, UET_DUPTHRESH);
+	when = uet_pdc_tx_loss_deadline(&qp->tx, dupthresh);
 	if (when && !hrtimer_active(&qp->reo_timer))
 		hrtimer_start(&qp->reo_timer,
 			      ns_to_ktime(when > now ? when - now : 0),
@@ -732,6 +747,8 @@ void uet_req_rcv_nack(struct uet_qp *qp, struct sk_buff *skb)
 		goto out;
 	}
 	uet_inc(qp->udev, UET_CNT_NACK_RX);
+	trace_uet_nack(qp->udev->ibdev.index, qp->ibqp.qp_num, nack.psn,
+		       nack.code, false);
 	switch (nack.code) {
 	case UET_NACK_PKT_NOT_RCVD:
 		if (uet_pdc_tx_nack_hole(&qp->tx, nack.psn, ktime_get_ns()))
@@ -791,6 +808,7 @@ void uet_req_rto(struct uet_qp *qp)
 	if (!uet_pdc_tx_inflight(&qp->tx) && !req->rd_atomic)
 		return;
 	uet_inc(qp->udev, UET_CNT_RTO);
+	WRITE_ONCE(qp->nrto, qp->nrto + 1);
 	if (++req->backoff > qp->retry_cnt) {
 		struct uet_swqe *w = req->head != req->tail ?
 				     uet_swqe(req, req->head) : NULL;
@@ -802,10 +820,10 @@ void uet_req_rto(struct uet_qp *qp)
 		return;
 	}
 	marked = uet_pdc_tx_timeout(&qp->tx, ktime_get_ns(),
-				    uet_pdc_rto_ns(&qp->tx, UET_RTO_MIN_NS,
-						   UET_RTO_MAX_NS, req->backoff - 1,
-						   UET_RTO_LINEAR));
+				    uet_req_rto_ns(qp, req->backoff - 1));
 	uet_count(qp->udev, UET_CNT_RETX_RTO, marked);
+	trace_uet_rto(qp->udev->ibdev.index, qp->ibqp.qp_num, req->backoff,
+		      uet_pdc_tx_inflight(&qp->tx), marked);
 	uet_req_arm_rto(qp, true);
 }
 

@@ -436,8 +436,9 @@ static void uet_resp_check_hole(struct uet_qp *qp)
 		return;
 	}
 	if (resp->hole_nacked ||
-	    qp->rx.high - qp->rx.next < UET_NACK_REORDER_PKTS ||
-	    now - resp->hole_since_ns < UET_NACK_REORDER_NS)
+	    qp->rx.high - qp->rx.next < uet_param(qp->udev, nack_reorder_pkts) ||
+	    now - resp->hole_since_ns <
+	    (u64)uet_param(qp->udev, nack_reorder_us) * NSEC_PER_USEC)
 		return;
 	resp->hole_nacked = true;
 	uet_qp_send_nack(qp, resp->hole_psn, UET_NACK_PKT_NOT_RCVD, 0, 0);
@@ -468,7 +469,7 @@ static void uet_resp_data(struct uet_qp *qp, struct sk_buff *skb)
 	}
 
 	/* A switch cut the payload: ask for exactly this PSN again, now. */
-	if (cb->dscp == UET_DSCP_TRIMMED || len < vh.pay_len) {
+	if (cb->dscp == uet_param(udev, dscp_trimmed) || len < vh.pay_len) {
 		uet_inc(udev, UET_CNT_TRIMMED_RX);
 		uet_qp_send_nack(qp, pds.psn, UET_NACK_TRIMMED, 0, 0);
 		return;
@@ -534,7 +535,8 @@ static void uet_resp_data(struct uet_qp *qp, struct sk_buff *skb)
 	uet_pdc_rx_commit(&qp->rx, pds.psn);
 	uet_resp_check_hole(qp);
 	if (!resp->ack_pending++)
-		resp->ack_deadline_ns = ktime_get_ns() + UET_ACK_DELAY_NS;
+		resp->ack_deadline_ns = ktime_get_ns() +
+			(u64)uet_param(udev, ack_delay_us) * NSEC_PER_USEC;
 	resp->ack_psn = pds.psn;
 	if (pds.flags & UET_PDS_REQ_F_ACKREQ)
 		resp->ack_now = true;
@@ -573,7 +575,7 @@ void uet_resp_ack(struct uet_qp *qp, u64 now)
 
 	if (!resp->ack_now && !resp->ack_pending)
 		return;
-	if (resp->ack_now || resp->ack_pending >= UET_ACK_EVERY ||
+	if (resp->ack_now || resp->ack_pending >= uet_param(qp->udev, ack_every) ||
 	    now >= resp->ack_deadline_ns) {
 		hrtimer_try_to_cancel(&qp->ack_timer);
 		uet_qp_send_ack(qp);

@@ -14,6 +14,7 @@
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <rdma/ib_mad.h>
+#include <trace/events/uet.h>
 
 #include "qp.h"
 #include "ud.h"
@@ -235,7 +236,7 @@ static enum ib_wc_status uet_ud_send_one(struct uet_qp *qp,
 
 	skb_len = skb->len;
 	if (!uet_udp_xmit(udev, skb, &path, qp->entropy,
-			  uet_qp_tos(UET_DSCP_CONTROL, false))) {
+			  uet_qp_tos(uet_param(qp->udev, dscp_control), false))) {
 		uet_inc(udev, UET_CNT_TX_PKTS);
 		uet_count(udev, UET_CNT_TX_BYTES, skb_len);
 	}
@@ -273,8 +274,12 @@ static bool uet_ud_send(struct uet_qp *qp)
 		 */
 		if (wc.status != IB_WC_SUCCESS && state == IB_QPS_RTS) {
 			spin_lock_irqsave(&qp->state_lock, flags);
-			if (qp->state == IB_QPS_RTS)
+			if (qp->state == IB_QPS_RTS) {
+				trace_uet_qp_state(qp->udev->ibdev.index,
+						   qp->ibqp.qp_num, IB_QPS_RTS,
+						   IB_QPS_SQE);
 				qp->state = IB_QPS_SQE;
+			}
 			spin_unlock_irqrestore(&qp->state_lock, flags);
 		}
 		/* The slot is the client's again: post only what was read. */
@@ -577,8 +582,11 @@ int uet_ud_modify_qp(struct uet_qp *qp, struct ib_qp_attr *attr, int mask)
 	spin_lock_irqsave(&qp->state_lock, flags);
 	if (mask & IB_QP_QKEY)
 		WRITE_ONCE(qp->qkey, attr->qkey);
-	if (mask & IB_QP_STATE)
+	if (mask & IB_QP_STATE) {
+		trace_uet_qp_state(qp->udev->ibdev.index, qp->ibqp.qp_num,
+				   qp->state, new);
 		qp->state = new;
+	}
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 
 	if (new == IB_QPS_RESET) {

@@ -14,6 +14,7 @@
 #include <rdma/rdma_user_rxe.h>
 
 #include "counters.h"
+#include "params.h"
 #include "pdc.h"
 #include "queue.h"
 
@@ -67,6 +68,10 @@ struct uet_dev {
 	u64 mmap_offset;
 
 	struct uet_counters __percpu *stats;
+
+	/* Set by netlink.c under uet_devs_lock, read with uet_param(). */
+	struct uet_params params;
+	struct list_head list;	/* in uet_devs, under uet_devs_lock */
 };
 
 struct uet_ucontext {
@@ -212,6 +217,9 @@ struct uet_qp {
 	bool rx_synced;		/* a SYN told us where the peer's PSNs start */
 	struct uet_req *req;	/* requester state (req.c) */
 	struct uet_resp *resp;	/* responder state (resp.c) */
+	/* Per-QP counts for netlink, which reads them without the work. */
+	u64 nretx;		/* packets sent again */
+	u64 nrto;		/* retransmit timer expiries */
 };
 
 static inline struct uet_dev *to_udev(struct ib_device *ibdev)
@@ -250,6 +258,8 @@ static inline struct uet_ah *to_uah(struct ib_ah *ibah)
 }
 
 /* device.c */
+extern struct list_head uet_devs;
+extern struct mutex uet_devs_lock;
 int uet_dev_add(const char *ibdev_name, struct net_device *ndev);
 struct uet_dev *uet_dev_get_by_netdev(struct net_device *ndev);
 void uet_dev_put(struct uet_dev *udev);
@@ -335,6 +345,12 @@ int uet_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		  const struct ib_send_wr **bad_wr);
 int uet_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		  const struct ib_recv_wr **bad_wr);
+
+/* netlink.c */
+int uet_nl_init(void);
+void uet_nl_exit(void);
+void uet_nl_port_event(struct uet_dev *udev);
+void uet_nl_qp_error(struct uet_qp *qp);
 
 /* rxe_guard.c */
 int uet_rxe_guard_init(void);

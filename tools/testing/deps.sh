@@ -62,4 +62,7 @@ if [ ! -e "$stock/.unpacked" ]; then
 	touch "$stock/.unpacked"
 fi
 
+# The netlink spec schemas and YNL of Linux 6.12 (selftests/netlink_spec.sh).
+"$(dirname "$(readlink -f "$0")")/ynl/fetch.sh" >/dev/null
+
 echo "$abi"

@@ -1,0 +1,586 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Generic netlink family "uet" (include/uapi/linux/uet.h): device
+ * parameters and state, QP state, events. A device belongs to the network
+ * namespace of its netdev and is visible and settable only from there.
+ * Documentation/netlink/specs/uet.yaml describes the family for YNL.
+ */
+#include <linux/rtnetlink.h>
+#include <net/genetlink.h>
+#include <net/net_namespace.h>
+#include <linux/uet.h>
+
+#include "qp.h"
+#include "udp.h"
+#include "uet.h"
+
+static struct genl_family uet_nl_family __ro_after_init;
+
+enum uet_nl_mcgrp {
+	UET_NL_MCGRP_EVENTS,
+};
+
+static const struct genl_multicast_group uet_nl_mcgrps[] = {
+	[UET_NL_MCGRP_EVENTS] = { .name = UET_GENL_MCGRP_EVENTS },
+};
+
+#define UET_NL_NAME_MAX		(IB_DEVICE_NAME_MAX - 1)
+
+static const struct nla_policy uet_nl_dev_get_policy[UET_A_DEV_NAME + 1] = {
+	[UET_A_DEV_INDEX] = { .type = NLA_U32 },
+	[UET_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = UET_NL_NAME_MAX },
+};
+
+/* Ranges beyond what a policy's s16 bounds hold. */
+static struct netlink_range_validation uet_nl_ack_delay_range = {
+	.min = 1, .max = 100000,
+};
+
+static struct netlink_range_validation uet_nl_nack_reorder_range = {
+	.min = 1, .max = 10000000,
+};
+
+static struct netlink_range_validation uet_nl_rto_range = {
+	.min = 1000, .max = 60000000,
+};
+
+static const struct nla_policy uet_nl_dev_set_policy[UET_A_DEV_LB + 1] = {
+	[UET_A_DEV_INDEX] = { .type = NLA_U32 },
+	[UET_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = UET_NL_NAME_MAX },
+	[UET_A_DEV_DSCP_DATA] = NLA_POLICY_MAX(NLA_U8, 63),
+	[UET_A_DEV_DSCP_RETX] = NLA_POLICY_MAX(NLA_U8, 63),
+	[UET_A_DEV_DSCP_CONTROL] = NLA_POLICY_MAX(NLA_U8, 63),
+	[UET_A_DEV_DSCP_TRIMMED] = NLA_POLICY_MAX(NLA_U8, 63),
+	[UET_A_DEV_MPR] = NLA_POLICY_RANGE(NLA_U32, 1, UET_PDC_WIN_MAX),
+	[UET_A_DEV_ACK_EVERY] = NLA_POLICY_RANGE(NLA_U32, 1, UET_PDC_WIN_MAX),
+	[UET_A_DEV_ACK_DELAY_US] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &uet_nl_ack_delay_range),
+	[UET_A_DEV_DUPTHRESH] = NLA_POLICY_RANGE(NLA_U32, 1, 64),
+	[UET_A_DEV_NACK_REORDER_PKTS] = NLA_POLICY_RANGE(NLA_U32, 1,
+							 UET_PDC_WIN_MAX),
+	[UET_A_DEV_NACK_REORDER_US] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &uet_nl_nack_reorder_range),
+	[UET_A_DEV_RTO_MIN_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_nl_rto_range),
+	[UET_A_DEV_RTO_MAX_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_nl_rto_range),
+	[UET_A_DEV_RTO_LINEAR] = NLA_POLICY_MAX(NLA_U32, 16),
+	/* One entropy value per QP until multipath spraying lands. */
+	[UET_A_DEV_ENTROPY_COUNT] = NLA_POLICY_RANGE(NLA_U32, 1, 1),
+	[UET_A_DEV_CC] = { .type = NLA_NUL_STRING,
+			   .len = UET_PARAM_NAME_LEN - 1 },
+	[UET_A_DEV_LB] = { .type = NLA_NUL_STRING,
+			   .len = UET_PARAM_NAME_LEN - 1 },
+};
+
+static const struct nla_policy uet_nl_qp_get_policy[UET_A_QP_QPN + 1] = {
+	[UET_A_QP_DEV_INDEX] = { .type = NLA_U32 },
+	[UET_A_QP_DEV_NAME] = { .type = NLA_NUL_STRING, .len = UET_NL_NAME_MAX },
+	[UET_A_QP_QPN] = { .type = NLA_U32 },
+};
+
+/* The algorithms a device can be set to; each later issue adds its own. */
+static const char * const uet_nl_cc_names[] = { "none" };
+static const char * const uet_nl_lb_names[] = { "single" };
+
+static struct net *uet_dev_net(const struct uet_dev *udev)
+{
+	return dev_net(udev->ndev);
+}
+
+/* The device of net named by an index or a name attribute; caller holds
+ * uet_devs_lock, which keeps it registered-or-unregistering but allocated.
+ */
+static struct uet_dev *uet_nl_find_dev(struct net *net, struct nlattr *index,
+				       struct nlattr *name,
+				       struct netlink_ext_ack *extack)
+{
+	struct uet_dev *udev;
+
+	lockdep_assert_held(&uet_devs_lock);
+	if (!index && !name) {
+		NL_SET_ERR_MSG(extack, "the device is missing (index or name)");
+		return ERR_PTR(-EINVAL);
+	}
+	list_for_each_entry(udev, &uet_devs, list) {
+		if (!net_eq(uet_dev_net(udev), net))
+			continue;
+		if (index && udev->ibdev.index != nla_get_u32(index))
+			continue;
+		if (name && nla_strcmp(name, dev_name(&udev->ibdev.dev)))
+			continue;
+		return udev;
+	}
+	NL_SET_ERR_MSG_ATTR(extack, index ?: name, "no such uet device");
+	return ERR_PTR(-ENODEV);
+}
+
+static int uet_nl_put_dev_id(struct sk_buff *skb, const struct uet_dev *udev)
+{
+	if (nla_put_u32(skb, UET_A_DEV_INDEX, udev->ibdev.index) ||
+	    nla_put_string(skb, UET_A_DEV_NAME, dev_name(&udev->ibdev.dev)) ||
+	    nla_put_u32(skb, UET_A_DEV_NETDEV_IFINDEX, udev->ndev->ifindex) ||
+	    nla_put_string(skb, UET_A_DEV_NETDEV_NAME, udev->ndev->name) ||
+	    nla_put_u8(skb, UET_A_DEV_PORT_UP,
+		       READ_ONCE(udev->port_state) == IB_PORT_ACTIVE))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int uet_nl_put_params(struct sk_buff *skb, const struct uet_params *p)
+{
+	if (nla_put_u8(skb, UET_A_DEV_DSCP_DATA, p->dscp_data) ||
+	    nla_put_u8(skb, UET_A_DEV_DSCP_RETX, p->dscp_retx) ||
+	    nla_put_u8(skb, UET_A_DEV_DSCP_CONTROL, p->dscp_control) ||
+	    nla_put_u8(skb, UET_A_DEV_DSCP_TRIMMED, p->dscp_trimmed) ||
+	    nla_put_u32(skb, UET_A_DEV_MPR, p->mpr) ||
+	    nla_put_u32(skb, UET_A_DEV_ACK_EVERY, p->ack_every) ||
+	    nla_put_u32(skb, UET_A_DEV_ACK_DELAY_US, p->ack_delay_us) ||
+	    nla_put_u32(skb, UET_A_DEV_DUPTHRESH, p->dupthresh) ||
+	    nla_put_u32(skb, UET_A_DEV_NACK_REORDER_PKTS, p->nack_reorder_pkts) ||
+	    nla_put_u32(skb, UET_A_DEV_NACK_REORDER_US, p->nack_reorder_us) ||
+	    nla_put_u32(skb, UET_A_DEV_RTO_MIN_US, p->rto_min_us) ||
+	    nla_put_u32(skb, UET_A_DEV_RTO_MAX_US, p->rto_max_us) ||
+	    nla_put_u32(skb, UET_A_DEV_RTO_LINEAR, p->rto_linear) ||
+	    nla_put_u32(skb, UET_A_DEV_ENTROPY_COUNT, p->entropy_count) ||
+	    nla_put_string(skb, UET_A_DEV_CC, p->cc) ||
+	    nla_put_string(skb, UET_A_DEV_LB, p->lb))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int uet_nl_put_stats(struct sk_buff *skb, struct uet_dev *udev)
+{
+	u64 val[UET_CNT_MAX];
+	struct nlattr *nest;
+	int i;
+
+	uet_counters_sum(udev, val);
+	for (i = 0; i < UET_CNT_MAX; i++) {
+		nest = nla_nest_start(skb, UET_A_DEV_STAT);
+		if (!nest ||
+		    nla_put_string(skb, UET_A_STAT_NAME, uet_counter_name(i)) ||
+		    nla_put_u64_64bit(skb, UET_A_STAT_VALUE, val[i],
+				      UET_A_STAT_PAD))
+			return -EMSGSIZE;
+		nla_nest_end(skb, nest);
+	}
+	return 0;
+}
+
+/* Caller holds uet_devs_lock: the parameters do not change under us. */
+static int uet_nl_fill_dev(struct sk_buff *skb, struct uet_dev *udev,
+			   u32 portid, u32 seq, int flags)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &uet_nl_family, flags,
+			  UET_CMD_DEV_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (uet_nl_put_dev_id(skb, udev) ||
+	    nla_put_u64_64bit(skb, UET_A_DEV_NETNS_COOKIE,
+			      uet_dev_net(udev)->net_cookie, UET_A_DEV_PAD) ||
+	    nla_put_u16(skb, UET_A_DEV_UDP_PORT, uet_udp_port) ||
+	    uet_nl_put_params(skb, &udev->params) ||
+	    uet_nl_put_stats(skb, udev)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+static int uet_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct uet_dev *udev;
+	struct sk_buff *msg;
+	int err;
+
+	msg = nlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	mutex_lock(&uet_devs_lock);
+	udev = uet_nl_find_dev(genl_info_net(info), info->attrs[UET_A_DEV_INDEX],
+			       info->attrs[UET_A_DEV_NAME], info->extack);
+	err = IS_ERR(udev) ? PTR_ERR(udev) :
+	      uet_nl_fill_dev(msg, udev, info->snd_portid, info->snd_seq, 0);
+	mutex_unlock(&uet_devs_lock);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+/* cb->args[0]: devices of this netns already dumped. */
+static int uet_nl_dev_get_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb)
+{
+	struct net *net = sock_net(skb->sk);
+	struct uet_dev *udev;
+	long idx = 0;
+	int err = 0;
+
+	mutex_lock(&uet_devs_lock);
+	list_for_each_entry(udev, &uet_devs, list) {
+		if (!net_eq(uet_dev_net(udev), net))
+			continue;
+		if (idx++ < cb->args[0])
+			continue;
+		err = uet_nl_fill_dev(skb, udev, NETLINK_CB(cb->skb).portid,
+				      cb->nlh->nlmsg_seq, NLM_F_MULTI);
+		if (err)
+			break;
+		cb->args[0] = idx;
+	}
+	mutex_unlock(&uet_devs_lock);
+	return err == -EMSGSIZE && skb->len ? skb->len : err ?: skb->len;
+}
+
+static bool uet_nl_known_name(const struct nlattr *attr,
+			      const char * const *names, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!nla_strcmp(attr, names[i]))
+			return true;
+	return false;
+}
+
+static void uet_nl_set_u32(u32 *field, const struct nlattr *attr)
+{
+	if (attr)
+		WRITE_ONCE(*field, nla_get_u32(attr));
+}
+
+static void uet_nl_set_u8(u8 *field, const struct nlattr *attr)
+{
+	if (attr)
+		WRITE_ONCE(*field, nla_get_u8(attr));
+}
+
+static int uet_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **a = info->attrs;
+	struct uet_params *p;
+	struct uet_dev *udev;
+	u32 rto_min, rto_max;
+	int err = 0;
+
+	mutex_lock(&uet_devs_lock);
+	udev = uet_nl_find_dev(genl_info_net(info), a[UET_A_DEV_INDEX],
+			       a[UET_A_DEV_NAME], extack);
+	if (IS_ERR(udev)) {
+		err = PTR_ERR(udev);
+		goto out;
+	}
+	p = &udev->params;
+
+	/* Check everything before changing anything. */
+	rto_min = a[UET_A_DEV_RTO_MIN_US] ?
+		  nla_get_u32(a[UET_A_DEV_RTO_MIN_US]) : p->rto_min_us;
+	rto_max = a[UET_A_DEV_RTO_MAX_US] ?
+		  nla_get_u32(a[UET_A_DEV_RTO_MAX_US]) : p->rto_max_us;
+	if (rto_min > rto_max) {
+		NL_SET_ERR_MSG_ATTR(extack, a[UET_A_DEV_RTO_MIN_US] ?:
+				    a[UET_A_DEV_RTO_MAX_US],
+				    "rto_min_us must not exceed rto_max_us");
+		err = -EINVAL;
+		goto out;
+	}
+	if (a[UET_A_DEV_CC] &&
+	    !uet_nl_known_name(a[UET_A_DEV_CC], uet_nl_cc_names,
+			       ARRAY_SIZE(uet_nl_cc_names))) {
+		NL_SET_ERR_MSG_ATTR(extack, a[UET_A_DEV_CC],
+				    "unknown congestion control algorithm");
+		err = -EINVAL;
+		goto out;
+	}
+	if (a[UET_A_DEV_LB] &&
+	    !uet_nl_known_name(a[UET_A_DEV_LB], uet_nl_lb_names,
+			       ARRAY_SIZE(uet_nl_lb_names))) {
+		NL_SET_ERR_MSG_ATTR(extack, a[UET_A_DEV_LB],
+				    "unknown load balancing algorithm");
+		err = -EINVAL;
+		goto out;
+	}
+
+	uet_nl_set_u8(&p->dscp_data, a[UET_A_DEV_DSCP_DATA]);
+	uet_nl_set_u8(&p->dscp_retx, a[UET_A_DEV_DSCP_RETX]);
+	uet_nl_set_u8(&p->dscp_control, a[UET_A_DEV_DSCP_CONTROL]);
+	uet_nl_set_u8(&p->dscp_trimmed, a[UET_A_DEV_DSCP_TRIMMED]);
+	uet_nl_set_u32(&p->mpr, a[UET_A_DEV_MPR]);
+	uet_nl_set_u32(&p->ack_every, a[UET_A_DEV_ACK_EVERY]);
+	uet_nl_set_u32(&p->ack_delay_us, a[UET_A_DEV_ACK_DELAY_US]);
+	uet_nl_set_u32(&p->dupthresh, a[UET_A_DEV_DUPTHRESH]);
+	uet_nl_set_u32(&p->nack_reorder_pkts, a[UET_A_DEV_NACK_REORDER_PKTS]);
+	uet_nl_set_u32(&p->nack_reorder_us, a[UET_A_DEV_NACK_REORDER_US]);
+	uet_nl_set_u32(&p->rto_min_us, a[UET_A_DEV_RTO_MIN_US]);
+	uet_nl_set_u32(&p->rto_max_us, a[UET_A_DEV_RTO_MAX_US]);
+	uet_nl_set_u32(&p->rto_linear, a[UET_A_DEV_RTO_LINEAR]);
+	uet_nl_set_u32(&p->entropy_count, a[UET_A_DEV_ENTROPY_COUNT]);
+	/* Readers only print these; one of a few fixed names either way. */
+	if (a[UET_A_DEV_CC])
+		nla_strscpy(p->cc, a[UET_A_DEV_CC], sizeof(p->cc));
+	if (a[UET_A_DEV_LB])
+		nla_strscpy(p->lb, a[UET_A_DEV_LB], sizeof(p->lb));
+out:
+	mutex_unlock(&uet_devs_lock);
+	return err;
+}
+
+/* A snapshot of a QP taken while its work may run: each field is read
+ * once, and the PDC's scalars only (never its ring, which a reset frees).
+ */
+static int uet_nl_fill_qp(struct sk_buff *skb, struct uet_qp *qp,
+			  u32 portid, u32 seq, int flags, u8 cmd)
+{
+	struct uet_dev *udev = qp->udev;
+	const struct uet_pdc_tx *tx = &qp->tx;
+	struct uet_path path;
+	unsigned long irqf;
+	struct in6_addr gid;
+	enum ib_qp_state state;
+	u32 dest_qpn, una, nxt;
+	void *hdr;
+
+	spin_lock_irqsave(&qp->state_lock, irqf);
+	state = qp->state;
+	dest_qpn = qp->dest_qpn;
+	path = qp->path;
+	spin_unlock_irqrestore(&qp->state_lock, irqf);
+	una = READ_ONCE(tx->una);
+	nxt = READ_ONCE(tx->nxt);
+
+	hdr = genlmsg_put(skb, portid, seq, &uet_nl_family, flags, cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, UET_A_QP_DEV_INDEX, udev->ibdev.index) ||
+	    nla_put_string(skb, UET_A_QP_DEV_NAME, dev_name(&udev->ibdev.dev)) ||
+	    nla_put_u32(skb, UET_A_QP_QPN, qp->ibqp.qp_num) ||
+	    nla_put_u8(skb, UET_A_QP_STATE, state))
+		goto cancel;
+	if (cmd == UET_CMD_QP_NTF) {
+		if (qp->ibqp.qp_type == IB_QPT_RC &&
+		    nla_put_u32(skb, UET_A_QP_PEER_QPN, dest_qpn))
+			goto cancel;
+		goto end;
+	}
+	if (nla_put_u8(skb, UET_A_QP_TYPE, qp->ibqp.qp_type))
+		goto cancel;
+	if (qp->ibqp.qp_type == IB_QPT_RC) {
+		if (path.family == AF_INET)
+			ipv6_addr_set_v4mapped(path.daddr.v4, &gid);
+		else
+			gid = path.daddr.v6;
+		if (nla_put_u32(skb, UET_A_QP_PEER_QPN, dest_qpn) ||
+		    nla_put_in6_addr(skb, UET_A_QP_PEER_GID, &gid) ||
+		    nla_put_u32(skb, UET_A_QP_SND_UNA, una) ||
+		    nla_put_u32(skb, UET_A_QP_SND_NXT, nxt) ||
+		    nla_put_u32(skb, UET_A_QP_RCV_NXT, READ_ONCE(qp->rx.next)) ||
+		    nla_put_u32(skb, UET_A_QP_INFLIGHT_PKTS, nxt - una) ||
+		    nla_put_u64_64bit(skb, UET_A_QP_INFLIGHT_BYTES,
+				      READ_ONCE(tx->inflight_bytes), UET_A_QP_PAD) ||
+		    nla_put_u32(skb, UET_A_QP_SACK_HOLES,
+				READ_ONCE(tx->acked_hi) - una -
+				READ_ONCE(tx->nsacked)) ||
+		    nla_put_u32(skb, UET_A_QP_SRTT_US,
+				div_u64(READ_ONCE(tx->srtt_ns), NSEC_PER_USEC)) ||
+		    nla_put_u32(skb, UET_A_QP_MIN_RTT_US,
+				div_u64(READ_ONCE(tx->min_rtt_ns), NSEC_PER_USEC)))
+			goto cancel;
+	}
+	if (nla_put_u64_64bit(skb, UET_A_QP_RETRANSMITS, READ_ONCE(qp->nretx),
+			      UET_A_QP_PAD) ||
+	    nla_put_u64_64bit(skb, UET_A_QP_RTO_EXPIRED, READ_ONCE(qp->nrto),
+			      UET_A_QP_PAD) ||
+	    nla_put_u16(skb, UET_A_QP_ENTROPY, qp->entropy))
+		goto cancel;
+end:
+	genlmsg_end(skb, hdr);
+	return 0;
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+static int uet_nl_qp_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **a = info->attrs;
+	struct uet_qp *qp = NULL;
+	struct uet_dev *udev;
+	struct sk_buff *msg;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, UET_A_QP_QPN))
+		return -EINVAL;
+	msg = nlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	mutex_lock(&uet_devs_lock);
+	udev = uet_nl_find_dev(genl_info_net(info), a[UET_A_QP_DEV_INDEX],
+			       a[UET_A_QP_DEV_NAME], info->extack);
+	if (IS_ERR(udev)) {
+		err = PTR_ERR(udev);
+		goto out;
+	}
+	qp = uet_qp_get(udev, nla_get_u32(a[UET_A_QP_QPN]));
+	if (!qp) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[UET_A_QP_QPN], "no such QP");
+		err = -ENOENT;
+		goto out;
+	}
+	err = uet_nl_fill_qp(msg, qp, info->snd_portid, info->snd_seq, 0,
+			     UET_CMD_QP_GET);
+	uet_qp_put(qp);
+out:
+	mutex_unlock(&uet_devs_lock);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+/* cb->args[0]: devices of this netns done; cb->args[1]: next QPN. */
+static int uet_nl_qp_get_dumpit(struct sk_buff *skb,
+				struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct nlattr *index = info->attrs[UET_A_QP_DEV_INDEX];
+	struct nlattr *name = info->attrs[UET_A_QP_DEV_NAME];
+	struct net *net = sock_net(skb->sk);
+	struct uet_dev *udev, *only = NULL;
+	unsigned long qpn;
+	struct uet_qp *qp;
+	long idx = 0;
+	int err = 0;
+
+	mutex_lock(&uet_devs_lock);
+	if (index || name) {
+		only = uet_nl_find_dev(net, index, name, cb->extack);
+		if (IS_ERR(only)) {
+			err = PTR_ERR(only);
+			goto out;
+		}
+	}
+	list_for_each_entry(udev, &uet_devs, list) {
+		if (!net_eq(uet_dev_net(udev), net) || (only && udev != only))
+			continue;
+		if (idx++ < cb->args[0])
+			continue;
+		qpn = cb->args[1];
+		xa_for_each_start(&udev->qps, qpn, qp, cb->args[1]) {
+			qp = uet_qp_get(udev, qpn);
+			if (!qp)
+				continue;
+			err = uet_nl_fill_qp(skb, qp, NETLINK_CB(cb->skb).portid,
+					     cb->nlh->nlmsg_seq, NLM_F_MULTI,
+					     UET_CMD_QP_GET);
+			uet_qp_put(qp);
+			if (err)
+				goto out;
+			cb->args[1] = qpn + 1;
+		}
+		cb->args[0] = idx;
+		cb->args[1] = 0;
+	}
+out:
+	mutex_unlock(&uet_devs_lock);
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;
+	return err ?: skb->len;
+}
+
+static const struct genl_ops uet_nl_ops[] = {
+	{
+		.cmd = UET_CMD_DEV_GET,
+		.doit = uet_nl_dev_get_doit,
+		.dumpit = uet_nl_dev_get_dumpit,
+		.policy = uet_nl_dev_get_policy,
+		.maxattr = ARRAY_SIZE(uet_nl_dev_get_policy) - 1,
+	},
+	{
+		.cmd = UET_CMD_DEV_SET,
+		.doit = uet_nl_dev_set_doit,
+		.policy = uet_nl_dev_set_policy,
+		.maxattr = ARRAY_SIZE(uet_nl_dev_set_policy) - 1,
+		/* CAP_NET_ADMIN over the device's (the caller's) netns. */
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = UET_CMD_QP_GET,
+		.doit = uet_nl_qp_get_doit,
+		.dumpit = uet_nl_qp_get_dumpit,
+		.policy = uet_nl_qp_get_policy,
+		.maxattr = ARRAY_SIZE(uet_nl_qp_get_policy) - 1,
+	},
+};
+
+static struct genl_family uet_nl_family __ro_after_init = {
+	.name = UET_GENL_NAME,
+	.version = UET_GENL_VERSION,
+	.netnsok = true,
+	.module = THIS_MODULE,
+	.ops = uet_nl_ops,
+	.n_ops = ARRAY_SIZE(uet_nl_ops),
+	.resv_start_op = __UET_CMD_MAX,
+	.mcgrps = uet_nl_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(uet_nl_mcgrps),
+};
+
+static void uet_nl_notify(struct net *net, struct sk_buff *msg)
+{
+	genlmsg_multicast_netns(&uet_nl_family, net, msg, 0,
+				UET_NL_MCGRP_EVENTS, GFP_ATOMIC);
+}
+
+/* The port went up or down. RTNL held (netdev notifier). */
+void uet_nl_port_event(struct uet_dev *udev)
+{
+	struct net *net = uet_dev_net(udev);
+	struct sk_buff *msg;
+	void *hdr;
+
+	if (!genl_has_listeners(&uet_nl_family, net, UET_NL_MCGRP_EVENTS))
+		return;
+	msg = nlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return;
+	hdr = genlmsg_put(msg, 0, 0, &uet_nl_family, 0, UET_CMD_DEV_NTF);
+	if (!hdr || uet_nl_put_dev_id(msg, udev)) {
+		nlmsg_free(msg);
+		return;
+	}
+	genlmsg_end(msg, hdr);
+	uet_nl_notify(net, msg);
+}
+
+/* The transport put qp in error. Any context but hard IRQ. */
+void uet_nl_qp_error(struct uet_qp *qp)
+{
+	struct net *net = uet_dev_net(qp->udev);
+	struct sk_buff *msg;
+
+	if (!genl_has_listeners(&uet_nl_family, net, UET_NL_MCGRP_EVENTS))
+		return;
+	msg = nlmsg_new(NLMSG_GOODSIZE, GFP_ATOMIC);
+	if (!msg)
+		return;
+	if (uet_nl_fill_qp(msg, qp, 0, 0, 0, UET_CMD_QP_NTF)) {
+		nlmsg_free(msg);
+		return;
+	}
+	uet_nl_notify(net, msg);
+}
+
+int __init uet_nl_init(void)
+{
+	return genl_register_family(&uet_nl_family);
+}
+
+void uet_nl_exit(void)
+{
+	genl_unregister_family(&uet_nl_family);
+}

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Defaults of the device parameters, and where each comes from.
+ */
+#include <linux/string.h>
+
+#include "params.h"
+
+void uet_params_init(struct uet_params *p)
+{
+	/* DSCPs: AF31 for data, AF32 for retransmissions (a class sch_uet
+	 * serves first), CS6 for control as RoCE NICs send their CNPs (the
+	 * DCQCN notes in facts.md), AF33 for trimmed packets; the same
+	 * values are sch_uet's defaults (Documentation/uet/sch_uet.rst).
+	 */
+	p->dscp_data = 26;
+	p->dscp_retx = 28;
+	p->dscp_control = 48;
+	p->dscp_trimmed = 30;
+	/* A few BDP of a 100 Gb/s, 10 us fabric in 4 KiB packets, which is
+	 * what NSCC's MaxWnd of 1.5 BDP needs with headroom (facts.md 3.3).
+	 */
+	p->mpr = 256;
+	/* Coalescing that keeps ACK traffic near 1/16 of data, as a NIC
+	 * acknowledging every 64 KiB of 4 KiB packets does.
+	 */
+	p->ack_every = 16;
+	p->ack_delay_us = 50;
+	/* TCP's duplicate-ACK threshold (RFC 5681) for the SACK loss rule. */
+	p->dupthresh = 3;
+	p->nack_reorder_pkts = 16;
+	p->nack_reorder_us = 4000;
+	/* Software endpoints on a shared host: tens of ms of scheduling
+	 * noise, so not UET's microseconds; 2 s cap as TCP's RTO backoff.
+	 */
+	p->rto_min_us = 50000;
+	p->rto_max_us = 2000000;
+	p->rto_linear = 2;
+	p->entropy_count = 1;
+	strscpy(p->cc, "none", sizeof(p->cc));
+	strscpy(p->lb, "single", sizeof(p->lb));
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Runtime parameters of a uet device: what "uet dev set" (netlink.c)
+ * changes. The transport reads each field with READ_ONCE() where it uses
+ * it, so a change applies to every QP at once; mpr and entropy_count are
+ * read when a QP is created.
+ */
+#ifndef _UET_PARAMS_H
+#define _UET_PARAMS_H
+
+#include <linux/types.h>
+
+#define UET_PARAM_NAME_LEN	16
+
+struct uet_params {
+	u8 dscp_data;
+	u8 dscp_retx;
+	u8 dscp_control;
+	u8 dscp_trimmed;	/* what a switch marks a trimmed packet with */
+	u32 mpr;		/* packets in flight per QP direction */
+	u32 ack_every;		/* packets per coalesced ACK */
+	u32 ack_delay_us;	/* longest an ACK is held */
+	u32 dupthresh;		/* later packets acked before a hole is lost */
+	u32 nack_reorder_pkts;	/* a receiver NACKs a hole this far behind */
+	u32 nack_reorder_us;	/* ... that stayed open this long */
+	u32 rto_min_us;
+	u32 rto_max_us;
+	u32 rto_linear;		/* expiries with linear backoff */
+	u32 entropy_count;	/* entropy values per QP */
+	char cc[UET_PARAM_NAME_LEN];	/* congestion control algorithm */
+	char lb[UET_PARAM_NAME_LEN];	/* load balancing algorithm */
+};
+
+void uet_params_init(struct uet_params *p);
+
+#define uet_param(udev, field)	READ_ONCE((udev)->params.field)
+
+#endif /* _UET_PARAMS_H */

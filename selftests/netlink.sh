@@ -1,0 +1,192 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The "uet" generic netlink family through the uet command: every device
+# parameter round-trips (text and JSON); invalid values are refused with a
+# message and change nothing; without CAP_NET_ADMIN nothing can be set; a
+# device is visible only from its own network namespace; "uet qp show"
+# follows an ib_write_bw run (PSNs advance, bytes in flight); "uet monitor"
+# reports the QP error when the peer goes away; the uet tracepoints fire
+# during a lossy transfer, one uet_retransmit per counted retransmission.
+. "$(dirname "$0")/lib.sh"
+
+UET=$UET_SELFTESTS/../tools/uet/uet
+ns_add a b
+veth_link a veth0 10.0.0.1/24 b veth1 10.0.0.2/24 || fail "veth pair"
+uet_load
+in_ns a rdma link add uet0 type uet netdev veth0 || fail "rdma link add uet0"
+in_ns b rdma link add uet1 type uet netdev veth1 || fail "rdma link add uet1"
+T=$(mktemp -d)
+on_exit "rm -rf $T"
+
+# dev_json NS DEV: the device as "uet -j dev show DEV" in NS prints it.
+dev_json() { in_ns "$1" "$UET" -j dev show "$2"; }
+
+# jfield KEY: KEY of the first object of the JSON array on stdin.
+jfield() { python3 -c 'import json, sys; print(json.load(sys.stdin)[0][sys.argv[1]])' "$1"; }
+
+# A value for each parameter, none of them a default.
+PARAMS=(dscp_data 10 dscp_retx 12 dscp_control 46 dscp_trimmed 14 mpr 128
+	ack_every 8 ack_delay_us 100 dupthresh 5 nack_reorder_pkts 32
+	nack_reorder_us 8000 rto_min_us 20000 rto_max_us 4000000 rto_linear 3
+	entropy_count 1 cc none lb single)
+
+# roundtrip: set them all at once; show gives each back, text and JSON.
+roundtrip() {
+	local i name val text json
+	in_ns a "$UET" dev set uet0 "${PARAMS[@]}" || return 1
+	text=$(in_ns a "$UET" dev show uet0) || return 1
+	json=$(dev_json a uet0) || return 1
+	for ((i = 0; i < ${#PARAMS[@]}; i += 2)); do
+		name=${PARAMS[i]} val=${PARAMS[i + 1]}
+		grep -Eq "(^|[[:space:]])$name $val([[:space:]]|$)" <<<"$text" ||
+			{ echo "text: $name is not $val"; echo "$text"; return 1; }
+		[ "$(jfield "$name" <<<"$json")" = "$val" ] ||
+			{ echo "JSON: $name is not $val"; echo "$json"; return 1; }
+	done
+	echo "# ${#PARAMS[@]} words set, each shown back"
+}
+
+# refused PARAM VALUE...: the set fails with a message from the kernel,
+# and the device shows exactly what it showed before.
+refused() {
+	local before after out
+	before=$(dev_json a uet0)
+	if out=$(in_ns a "$UET" dev set uet0 "$@" 2>&1); then
+		echo "uet dev set uet0 $* succeeded"
+		return 1
+	fi
+	after=$(dev_json a uet0)
+	echo "# $*: $out"
+	grep -q "Error: ." <<<"$out" || { echo "no message from the kernel"; return 1; }
+	[ "$before" = "$after" ] || { echo "the device changed"; return 1; }
+}
+
+step "uet dev show in a lists uet0 bound to veth0" \
+	bash -c "[ \"\$(ip netns exec a $UET -j dev show | python3 -c \
+		'import json, sys; print(\" \".join(d[\"dev\"] + \":\" + d[\"netdev\"] for d in json.load(sys.stdin)))')\" = uet0:veth0 ]"
+defaults=$(dev_json a uet0)
+step "every parameter round-trips" roundtrip
+for bad in "dscp_data 64" "mpr 0" "mpr 5000" "ack_every 0" "ack_delay_us 0" \
+	"dupthresh 65" "rto_min_us 999" "rto_linear 17" "entropy_count 2" \
+	"rto_min_us 5000000" "rto_max_us 19999" "cc cubic" "lb spray" \
+	"ack_every 4 dscp_data 99"; do
+	# shellcheck disable=SC2086 # word splitting makes the arguments
+	step "refused, nothing changed: $bad" refused $bad
+done
+unknown() {
+	local out
+	! out=$(in_ns a "$UET" dev show uet9 2>&1) &&
+		grep -q "Error: no such uet device" <<<"$out" && echo "# $out"
+}
+step "an unknown device is refused with a message" unknown
+
+step "without CAP_NET_ADMIN, uet dev set is refused" \
+	bash -c "ip netns exec a setpriv --reuid=65534 --regid=65534 --clear-groups \
+		$UET dev set uet0 ack_every 4 2>&1 | grep -q 'Operation not permitted'"
+step "... and changed nothing" test "$(dev_json a uet0 | jfield ack_every)" = 8
+step "without CAP_NET_ADMIN, uet dev show works" \
+	in_ns a setpriv --reuid=65534 --regid=65534 --clear-groups "$UET" dev show uet0
+
+step "namespace b sees uet1 only" \
+	test "$(in_ns b "$UET" -j dev show | python3 -c \
+		'import json, sys; print(" ".join(d["dev"] for d in json.load(sys.stdin)))')" = uet1
+step_fails "namespace b cannot show uet0" in_ns b "$UET" dev show uet0
+step_fails "namespace b cannot set uet0" in_ns b "$UET" dev set uet0 ack_every 4
+step "the initial namespace sees no uet device" \
+	test "$("$UET" -j dev show)" = "[]"
+
+# Back to the defaults for the traffic below.
+restore() {
+	local args
+	args=$(python3 -c 'import json, sys
+d = json.loads(sys.argv[1])[0]
+keys = ("dscp_data dscp_retx dscp_control dscp_trimmed mpr ack_every ack_delay_us "
+	"dupthresh nack_reorder_pkts nack_reorder_us rto_min_us rto_max_us rto_linear "
+	"entropy_count cc lb").split()
+print(" ".join(f"{k} {d[k]}" for k in keys))' "$defaults") || return 1
+	# shellcheck disable=SC2086
+	in_ns a "$UET" dev set uet0 $args && [ "$(dev_json a uet0)" = "$defaults" ]
+}
+step "the defaults are restored" restore
+
+GID_A=$(ibdev_gid_index uet0 10.0.0.1) || fail "no GID for 10.0.0.1 on uet0"
+GID_B=$(ibdev_gid_index uet1 10.0.0.2) || fail "no GID for 10.0.0.2 on uet1"
+
+# qp_sample: "snd_nxt inflight_bytes" of uet0's RC QP, if it has one.
+qp_sample() {
+	in_ns a "$UET" -j qp show dev uet0 | python3 -c 'import json, sys
+qps = [q for q in json.load(sys.stdin) if q.get("type") == "RC"]
+sys.exit(not qps) if not qps else print(qps[0]["snd_nxt"], qps[0]["inflight_bytes"])'
+}
+
+# qp_follows: over successive samples, snd_nxt advances and some sample
+# has bytes in flight.
+qp_follows() {
+	local s first nxt bytes advanced=0 inflight=0 n=0 deadline=$((SECONDS + 60))
+	wait_for 30 qp_sample || { echo "no RC QP on uet0"; return 1; }
+	s=$(qp_sample)
+	read -r first _ <<<"$s"
+	while [ "$SECONDS" -lt "$deadline" ]; do
+		s=$(qp_sample) || break
+		read -r nxt bytes <<<"$s"
+		n=$((n + 1))
+		[ "$nxt" = "$first" ] || advanced=1
+		[ "$bytes" -eq 0 ] || inflight=1
+		[ $advanced = 0 ] || [ $inflight = 0 ] || break
+	done
+	echo "# $n samples: snd_nxt $first -> $nxt, bytes in flight seen: $inflight"
+	[ $advanced = 1 ] && [ $inflight = 1 ]
+}
+
+in_ns b ib_write_bw --use_old_post_send -d uet1 -x "$GID_B" -s 65536 -D 30 \
+	>"$T/bw.srv" 2>&1 &
+srv=$!
+on_exit "kill $srv 2>/dev/null; wait $srv 2>/dev/null"
+step "ib_write_bw server listens" wait_for 30 tcp_listens b 18515
+in_ns a ib_write_bw --use_old_post_send -d uet0 -x "$GID_A" -s 65536 -D 30 \
+	10.0.0.2 >"$T/bw" 2>&1 &
+cli=$!
+on_exit "kill $cli 2>/dev/null; wait $cli 2>/dev/null"
+step "uet qp show: during ib_write_bw, snd_nxt advances and bytes are in flight" qp_follows
+
+# The peer goes away mid-transfer: a's QP exhausts its retries.
+in_ns a "$UET" -j monitor >"$T/mon" 2>&1 &
+mon=$!
+on_exit "kill $mon 2>/dev/null; wait $mon 2>/dev/null"
+step "short retransmit timeouts on uet0" \
+	in_ns a "$UET" dev set uet0 rto_min_us 1000 rto_max_us 20000 rto_linear 0
+step "the peer's link goes down" ip -n b link set veth1 down
+qp_error() { grep -q '"event":"qp".*"state":"ERR"' "$T/mon"; }
+step "uet monitor reports the QP error" wait_for 60 qp_error
+log "$(head -n3 "$T/mon")"
+kill "$cli" "$srv" "$mon" 2>/dev/null
+wait "$cli" "$srv" "$mon" 2>/dev/null
+step "the peer's link comes back" ip -n b link set veth1 up
+step "the defaults are restored" restore
+
+# Tracepoints during a lossy transfer: one uet_retransmit event for each
+# retransmission the counters count.
+TR=/sys/kernel/tracing
+[ -e $TR/events ] || mount -t tracefs nodev $TR || fail "no tracefs"
+[ -e $TR/events/uet ] || fail "no uet trace events in $TR/events"
+modprobe sch_netem || skip "no sch_netem"
+in_ns a tc qdisc add dev veth0 root netem loss 5% || fail "netem"
+echo 8192 >$TR/buffer_size_kb
+echo >$TR/trace
+echo 1 >$TR/events/uet/uet_retransmit/enable
+echo 1 >$TR/events/uet/uet_nack/enable
+on_exit "echo 0 >$TR/events/uet/enable; echo >$TR/trace"
+before=$(($(uet_counter uet0 retransmits) + $(uet_counter uet1 retransmits)))
+step "4 MiB WRITE over 5% loss: every byte verified" \
+	uet_verify b uet1 a uet0 10.0.0.2 "$T/verify" -o write -b 4M -T 300
+echo 0 >$TR/events/uet/enable
+retx=$(($(uet_counter uet0 retransmits) + $(uet_counter uet1 retransmits) - before))
+events=$(grep -c ' uet_retransmit: ' $TR/trace)
+log "retransmits counted: $retx; uet_retransmit events: $events"
+log "$(grep -m1 ' uet_retransmit: ' $TR/trace)"
+step "uet_retransmit fired, once per counted retransmission" \
+	test "$retx" -gt 0 -a "$events" -eq "$retx"
+step "trace shows no lost events" test "$(cat $TR/per_cpu/cpu*/stats |
+	awk '/^overrun:/ { n += $2 } END { print n + 0 }')" -eq 0
+exit 0

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uet dev: show devices with their parameters and counters, change the
+ * parameters. The kernel owns the valid ranges; this only checks that a
+ * value fits its attribute, and shows the kernel's refusal when not.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include <linux/genetlink.h>
+#include <linux/uet.h>
+
+#include "uet.h"
+
+static const enum mnl_attr_data_type dev_types[UET_A_DEV_MAX + 1] = {
+	[UET_A_DEV_INDEX] = MNL_TYPE_U32,
+	[UET_A_DEV_NAME] = MNL_TYPE_NUL_STRING,
+	[UET_A_DEV_NETDEV_IFINDEX] = MNL_TYPE_U32,
+	[UET_A_DEV_NETDEV_NAME] = MNL_TYPE_NUL_STRING,
+	[UET_A_DEV_NETNS_COOKIE] = MNL_TYPE_U64,
+	[UET_A_DEV_PORT_UP] = MNL_TYPE_U8,
+	[UET_A_DEV_UDP_PORT] = MNL_TYPE_U16,
+	[UET_A_DEV_DSCP_DATA] = MNL_TYPE_U8,
+	[UET_A_DEV_DSCP_RETX] = MNL_TYPE_U8,
+	[UET_A_DEV_DSCP_CONTROL] = MNL_TYPE_U8,
+	[UET_A_DEV_DSCP_TRIMMED] = MNL_TYPE_U8,
+	[UET_A_DEV_MPR] = MNL_TYPE_U32,
+	[UET_A_DEV_ACK_EVERY] = MNL_TYPE_U32,
+	[UET_A_DEV_ACK_DELAY_US] = MNL_TYPE_U32,
+	[UET_A_DEV_DUPTHRESH] = MNL_TYPE_U32,
+	[UET_A_DEV_NACK_REORDER_PKTS] = MNL_TYPE_U32,
+	[UET_A_DEV_NACK_REORDER_US] = MNL_TYPE_U32,
+	[UET_A_DEV_RTO_MIN_US] = MNL_TYPE_U32,
+	[UET_A_DEV_RTO_MAX_US] = MNL_TYPE_U32,
+	[UET_A_DEV_RTO_LINEAR] = MNL_TYPE_U32,
+	[UET_A_DEV_ENTROPY_COUNT] = MNL_TYPE_U32,
+	[UET_A_DEV_CC] = MNL_TYPE_NUL_STRING,
+	[UET_A_DEV_LB] = MNL_TYPE_NUL_STRING,
+	/* UET_A_DEV_STAT repeats: dev_print_stats() walks the message. */
+};
+
+/* The settable parameters, in the order "dev show" prints them. */
+static const struct dev_param {
+	const char *name;
+	uint16_t attr;
+} dev_params[] = {
+	{ "dscp_data", UET_A_DEV_DSCP_DATA },
+	{ "dscp_retx", UET_A_DEV_DSCP_RETX },
+	{ "dscp_control", UET_A_DEV_DSCP_CONTROL },
+	{ "dscp_trimmed", UET_A_DEV_DSCP_TRIMMED },
+	{ "mpr", UET_A_DEV_MPR },
+	{ "ack_every", UET_A_DEV_ACK_EVERY },
+	{ "ack_delay_us", UET_A_DEV_ACK_DELAY_US },
+	{ "dupthresh", UET_A_DEV_DUPTHRESH },
+	{ "nack_reorder_pkts", UET_A_DEV_NACK_REORDER_PKTS },
+	{ "nack_reorder_us", UET_A_DEV_NACK_REORDER_US },
+	{ "rto_min_us", UET_A_DEV_RTO_MIN_US },
+	{ "rto_max_us", UET_A_DEV_RTO_MAX_US },
+	{ "rto_linear", UET_A_DEV_RTO_LINEAR },
+	{ "entropy_count", UET_A_DEV_ENTROPY_COUNT },
+	{ "cc", UET_A_DEV_CC },
+	{ "lb", UET_A_DEV_LB },
+};
+
+void dev_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: uet [ -j ] [ -s ] dev show [ DEV ]\n"
+		"       uet dev set DEV PARAM VALUE [ PARAM VALUE ]...\n"
+		"       uet dev help\n"
+		"where  PARAM := { dscp_data | dscp_retx | dscp_control | dscp_trimmed |\n"
+		"                  mpr | ack_every | ack_delay_us | dupthresh |\n"
+		"                  nack_reorder_pkts | nack_reorder_us |\n"
+		"                  rto_min_us | rto_max_us | rto_linear |\n"
+		"                  entropy_count } NUMBER\n"
+		"            | { cc | lb } NAME\n");
+}
+
+void dev_parse(const struct nlmsghdr *nlh, const struct nlattr **tb)
+{
+	nl_parse(nlh, dev_types, UET_A_DEV_MAX, tb);
+}
+
+static void dev_print_params(const struct nlattr **tb)
+{
+	bool line = false;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(dev_params); i++) {
+		const struct nlattr *a = tb[dev_params[i].attr];
+
+		if (!a)
+			continue;
+		if (!line)
+			print_text("\n   ");
+		line = true;
+		if (dev_types[dev_params[i].attr] == MNL_TYPE_NUL_STRING)
+			print_pair_str(dev_params[i].name, mnl_attr_get_str(a));
+		else
+			print_pair_u64(dev_params[i].name, nl_uint(a));
+	}
+}
+
+static void dev_print_stats(const struct nlmsghdr *nlh)
+{
+	static const enum mnl_attr_data_type types[UET_A_STAT_MAX + 1] = {
+		[UET_A_STAT_NAME] = MNL_TYPE_NUL_STRING,
+		[UET_A_STAT_VALUE] = MNL_TYPE_U64,
+	};
+	const struct nlattr *tb[UET_A_STAT_MAX + 1];
+	const struct nlattr *a;
+	bool open = false;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		if (mnl_attr_get_type(a) != UET_A_DEV_STAT ||
+		    mnl_attr_validate(a, MNL_TYPE_NESTED) < 0)
+			continue;
+		nl_parse_nested(a, types, UET_A_STAT_MAX, tb);
+		if (!tb[UET_A_STAT_NAME] || !tb[UET_A_STAT_VALUE])
+			continue;
+		if (!open) {
+			print_obj_open("stats");
+			print_text("\n    stats:");
+			open = true;
+		}
+		print_text("\n       ");
+		print_pair_u64(mnl_attr_get_str(tb[UET_A_STAT_NAME]),
+			       mnl_attr_get_u64(tb[UET_A_STAT_VALUE]));
+	}
+	if (open)
+		print_obj_close();
+}
+
+static int dev_show_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[UET_A_DEV_MAX + 1];
+	struct uet *u = data;
+
+	dev_parse(nlh, tb);
+	print_list_item();
+	print_obj_open(NULL);
+	if (tb[UET_A_DEV_NAME])
+		print_str("dev", "%s:", mnl_attr_get_str(tb[UET_A_DEV_NAME]));
+	if (tb[UET_A_DEV_INDEX])
+		print_u64("index", NULL, nl_uint(tb[UET_A_DEV_INDEX]));
+	if (tb[UET_A_DEV_NETDEV_NAME])
+		print_pair_str("netdev",
+			       mnl_attr_get_str(tb[UET_A_DEV_NETDEV_NAME]));
+	if (tb[UET_A_DEV_NETDEV_IFINDEX])
+		print_u64("ifindex", " (ifindex %llu)",
+			  nl_uint(tb[UET_A_DEV_NETDEV_IFINDEX]));
+	if (tb[UET_A_DEV_NETNS_COOKIE])
+		print_u64("netns_cookie", NULL,
+			  nl_uint(tb[UET_A_DEV_NETNS_COOKIE]));
+	if (tb[UET_A_DEV_PORT_UP])
+		print_pair_str("port",
+			       nl_uint(tb[UET_A_DEV_PORT_UP]) ? "up" : "down");
+	if (tb[UET_A_DEV_UDP_PORT])
+		print_pair_u64("udp_port", nl_uint(tb[UET_A_DEV_UDP_PORT]));
+	dev_print_params(tb);
+	if (u->stats)
+		dev_print_stats(nlh);
+	print_text("\n");
+	print_obj_close();
+	return MNL_CB_OK;
+}
+
+static int dev_show(struct uet *u, int argc, char **argv)
+{
+	struct nlmsghdr *nlh;
+	int ret;
+
+	if (argc > 1) {
+		fprintf(stderr, "uet: unexpected \"%s\"\n", argv[1]);
+		dev_usage(stderr);
+		return 1;
+	}
+	if (nl_open(u))
+		return 1;
+	nlh = nl_msg(u, UET_CMD_DEV_GET, argc ? 0 : NLM_F_DUMP);
+	if (argc && !nl_put_strz(nlh, UET_A_DEV_NAME, argv[0]))
+		return 1;
+	ret = nl_request(u, nlh, dev_show_cb, u);
+	print_list_end(!ret);
+	return ret ? 1 : 0;
+}
+
+static int dev_param_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(dev_params); i++)
+		if (!strcmp(name, dev_params[i].name))
+			return i;
+	return -1;
+}
+
+static int dev_set(struct uet *u, int argc, char **argv)
+{
+	const char *val[ARRAY_SIZE(dev_params)] = { NULL };
+	unsigned long num[ARRAY_SIZE(dev_params)];
+	struct nlmsghdr *nlh;
+	const char *dev;
+	size_t i;
+	bool ok;
+
+	if (argc < 2) {
+		fprintf(stderr, "uet: dev set needs a device and a parameter\n");
+		dev_usage(stderr);
+		return 1;
+	}
+	dev = argv[0];
+	/* Every argument is checked before anything reaches the kernel. */
+	for (argc--, argv++; argc; argc -= 2, argv += 2) {
+		int p = dev_param_find(argv[0]);
+		enum mnl_attr_data_type type;
+
+		if (p < 0) {
+			fprintf(stderr, "uet: unknown parameter \"%s\"\n", argv[0]);
+			dev_usage(stderr);
+			return 1;
+		}
+		if (argc < 2) {
+			fprintf(stderr, "uet: %s needs a value\n", argv[0]);
+			return 1;
+		}
+		if (val[p]) {
+			fprintf(stderr, "uet: %s given twice\n", argv[0]);
+			return 1;
+		}
+		val[p] = argv[1];
+		type = dev_types[dev_params[p].attr];
+		if (type == MNL_TYPE_U8 && !parse_uint(argv[1], UINT8_MAX, &num[p])) {
+			fprintf(stderr, "uet: %s must be a number 0..%u, not \"%s\"\n",
+				argv[0], UINT8_MAX, argv[1]);
+			return 1;
+		}
+		if (type == MNL_TYPE_U32 && !parse_uint(argv[1], UINT32_MAX, &num[p])) {
+			fprintf(stderr, "uet: %s must be a number 0..%u, not \"%s\"\n",
+				argv[0], UINT32_MAX, argv[1]);
+			return 1;
+		}
+	}
+
+	if (nl_open(u))
+		return 1;
+	nlh = nl_msg(u, UET_CMD_DEV_SET, 0);
+	ok = nl_put_strz(nlh, UET_A_DEV_NAME, dev);
+	for (i = 0; ok && i < ARRAY_SIZE(dev_params); i++) {
+		uint16_t attr = dev_params[i].attr;
+
+		if (!val[i])
+			continue;
+		if (dev_types[attr] == MNL_TYPE_U8)
+			ok = nl_put_u8(nlh, attr, num[i]);
+		else if (dev_types[attr] == MNL_TYPE_U32)
+			ok = nl_put_u32(nlh, attr, num[i]);
+		else
+			ok = nl_put_strz(nlh, attr, val[i]);
+	}
+	if (!ok)
+		return 1;
+	return nl_request(u, nlh, NULL, NULL) ? 1 : 0;
+}
+
+int do_dev(struct uet *u, int argc, char **argv)
+{
+	static const char *const cmds[] = { "show", "set", "help", NULL };
+
+	if (!argc)
+		return dev_show(u, 0, NULL);
+	switch (lookup(argv[0], cmds)) {
+	case 0:
+		return dev_show(u, argc - 1, argv + 1);
+	case 1:
+		return dev_set(u, argc - 1, argv + 1);
+	case 2:
+		dev_usage(stdout);
+		return 0;
+	}
+	fprintf(stderr, "uet: unknown dev command \"%s\"\n", argv[0]);
+	dev_usage(stderr);
+	return 1;
+}
