@@ -92,6 +92,36 @@ in_ns() {
 	ip netns exec "$ns" "$@"
 }
 
+# leaf_spine N: hosts a (10.0.1.1 on a0) and b (10.0.2.1 on b0), each behind
+# its leaf switch (l1, l2), the leaves joined by N spines s1..sN. Spine i
+# reaches l1 on si-a and l2 on si-b. The leaves spread traffic to the other
+# host over all spines by ECMP on the 5-tuple (fib_multipath_hash_policy 1):
+# the UDP source port, a packet's entropy value, picks its spine.
+leaf_spine() {
+	local n=$1 i l hops1="" hops2=""
+	ns_add a b l1 l2
+	veth_link a a0 10.0.1.1/24 l1 l1-h 10.0.1.254/24 || return 1
+	veth_link b b0 10.0.2.1/24 l2 l2-h 10.0.2.254/24 || return 1
+	ip -n a route add default via 10.0.1.254 || return 1
+	ip -n b route add default via 10.0.2.254 || return 1
+	for ((i = 1; i <= n; i++)); do
+		ns_add "s$i"
+		veth_link l1 "l1-s$i" "10.1.$i.1/24" "s$i" "s$i-a" "10.1.$i.2/24" || return 1
+		veth_link l2 "l2-s$i" "10.2.$i.1/24" "s$i" "s$i-b" "10.2.$i.2/24" || return 1
+		ip -n "s$i" route add 10.0.1.0/24 via "10.1.$i.1" || return 1
+		ip -n "s$i" route add 10.0.2.0/24 via "10.2.$i.1" || return 1
+		in_ns "s$i" sysctl -qw net.ipv4.ip_forward=1 || return 1
+		hops1+=" nexthop via 10.1.$i.2"
+		hops2+=" nexthop via 10.2.$i.2"
+	done
+	for l in l1 l2; do
+		in_ns $l sysctl -qw net.ipv4.ip_forward=1 \
+			net.ipv4.fib_multipath_hash_policy=1 || return 1
+	done
+	# shellcheck disable=SC2086 # one word per nexthop keyword
+	ip -n l1 route add 10.0.2.0/24 $hops1 && ip -n l2 route add 10.0.1.0/24 $hops2
+}
+
 # veth_link NS1 IF1 ADDR1/LEN NS2 IF2 ADDR2/LEN: a cable between two hosts.
 veth_link() {
 	ip link add "$2" netns "$1" type veth peer name "$5" netns "$4" || return 1

@@ -29,7 +29,7 @@ jfield() { python3 -c 'import json, sys; print(json.load(sys.stdin)[0][sys.argv[
 PARAMS=(dscp_data 10 dscp_retx 12 dscp_control 46 dscp_trimmed 14 mpr 128
 	ack_every 8 ack_delay_us 100 dupthresh 5 nack_reorder_pkts 32
 	nack_reorder_us 8000 rto_min_us 20000 rto_max_us 4000000 rto_linear 3
-	entropy_count 1 cc none lb single)
+	entropy_count 64 cc none lb spray)
 
 # roundtrip: set them all at once; show gives each back, text and JSON.
 roundtrip() {
@@ -68,8 +68,8 @@ step "uet dev show in a lists uet0 bound to veth0" \
 defaults=$(dev_json a uet0)
 step "every parameter round-trips" roundtrip
 for bad in "dscp_data 64" "mpr 0" "mpr 5000" "ack_every 0" "ack_delay_us 0" \
-	"dupthresh 65" "rto_min_us 999" "rto_linear 17" "entropy_count 2" \
-	"rto_min_us 5000000" "rto_max_us 19999" "cc cubic" "lb spray" \
+	"dupthresh 65" "rto_min_us 999" "rto_linear 17" "entropy_count 0" "entropy_count 16385" \
+	"rto_min_us 5000000" "rto_max_us 19999" "cc cubic" "lb reps" \
 	"ack_every 4 dscp_data 99"; do
 	# shellcheck disable=SC2086 # word splitting makes the arguments
 	step "refused, nothing changed: $bad" refused $bad

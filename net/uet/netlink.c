@@ -10,6 +10,7 @@
 #include <net/net_namespace.h>
 #include <linux/uet.h>
 
+#include "lb.h"
 #include "qp.h"
 #include "udp.h"
 #include "uet.h"
@@ -63,8 +64,8 @@ static const struct nla_policy uet_nl_dev_set_policy[UET_A_DEV_LB + 1] = {
 	[UET_A_DEV_RTO_MIN_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_nl_rto_range),
 	[UET_A_DEV_RTO_MAX_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_nl_rto_range),
 	[UET_A_DEV_RTO_LINEAR] = NLA_POLICY_MAX(NLA_U32, 16),
-	/* One entropy value per QP until multipath spraying lands. */
-	[UET_A_DEV_ENTROPY_COUNT] = NLA_POLICY_RANGE(NLA_U32, 1, 1),
+	[UET_A_DEV_ENTROPY_COUNT] = NLA_POLICY_RANGE(NLA_U32, 1,
+						     UET_LB_EV_SPACE),
 	[UET_A_DEV_CC] = { .type = NLA_NUL_STRING,
 			   .len = UET_PARAM_NAME_LEN - 1 },
 	[UET_A_DEV_LB] = { .type = NLA_NUL_STRING,
@@ -77,9 +78,8 @@ static const struct nla_policy uet_nl_qp_get_policy[UET_A_QP_QPN + 1] = {
 	[UET_A_QP_QPN] = { .type = NLA_U32 },
 };
 
-/* The algorithms a device can be set to; each later issue adds its own. */
+/* The congestion control algorithms a device can be set to. */
 static const char * const uet_nl_cc_names[] = { "none" };
-static const char * const uet_nl_lb_names[] = { "single" };
 
 static struct net *uet_dev_net(const struct uet_dev *udev)
 {
@@ -142,7 +142,7 @@ static int uet_nl_put_params(struct sk_buff *skb, const struct uet_params *p)
 	    nla_put_u32(skb, UET_A_DEV_RTO_LINEAR, p->rto_linear) ||
 	    nla_put_u32(skb, UET_A_DEV_ENTROPY_COUNT, p->entropy_count) ||
 	    nla_put_string(skb, UET_A_DEV_CC, p->cc) ||
-	    nla_put_string(skb, UET_A_DEV_LB, p->lb))
+	    nla_put_string(skb, UET_A_DEV_LB, p->lb->name))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -263,9 +263,11 @@ static int uet_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr **a = info->attrs;
+	const struct uet_lb_ops *lb = NULL;
 	struct uet_params *p;
 	struct uet_dev *udev;
 	u32 rto_min, rto_max;
+	char name[UET_PARAM_NAME_LEN];
 	int err = 0;
 
 	mutex_lock(&uet_devs_lock);
@@ -297,13 +299,15 @@ static int uet_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -EINVAL;
 		goto out;
 	}
-	if (a[UET_A_DEV_LB] &&
-	    !uet_nl_known_name(a[UET_A_DEV_LB], uet_nl_lb_names,
-			       ARRAY_SIZE(uet_nl_lb_names))) {
-		NL_SET_ERR_MSG_ATTR(extack, a[UET_A_DEV_LB],
-				    "unknown load balancing algorithm");
-		err = -EINVAL;
-		goto out;
+	if (a[UET_A_DEV_LB]) {
+		nla_strscpy(name, a[UET_A_DEV_LB], sizeof(name));
+		lb = uet_lb_find(name);
+		if (!lb) {
+			NL_SET_ERR_MSG_ATTR(extack, a[UET_A_DEV_LB],
+					    "unknown load balancing algorithm");
+			err = -EINVAL;
+			goto out;
+		}
 	}
 
 	uet_nl_set_u8(&p->dscp_data, a[UET_A_DEV_DSCP_DATA]);
@@ -323,8 +327,8 @@ static int uet_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 	/* Readers only print these; one of a few fixed names either way. */
 	if (a[UET_A_DEV_CC])
 		nla_strscpy(p->cc, a[UET_A_DEV_CC], sizeof(p->cc));
-	if (a[UET_A_DEV_LB])
-		nla_strscpy(p->lb, a[UET_A_DEV_LB], sizeof(p->lb));
+	if (lb)
+		WRITE_ONCE(p->lb, lb);
 out:
 	mutex_unlock(&uet_devs_lock);
 	return err;
@@ -396,6 +400,10 @@ static int uet_nl_fill_qp(struct sk_buff *skb, struct uet_qp *qp,
 	    nla_put_u64_64bit(skb, UET_A_QP_RTO_EXPIRED, READ_ONCE(qp->nrto),
 			      UET_A_QP_PAD) ||
 	    nla_put_u16(skb, UET_A_QP_ENTROPY, qp->entropy))
+		goto cancel;
+	if (qp->ibqp.qp_type == IB_QPT_RC &&
+	    (nla_put_string(skb, UET_A_QP_LB, qp->lb.ops->name) ||
+	     nla_put_u32(skb, UET_A_QP_ENTROPY_COUNT, qp->lb.count)))
 		goto cancel;
 end:
 	genlmsg_end(skb, hdr);

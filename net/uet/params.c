@@ -4,6 +4,7 @@
  */
 #include <linux/string.h>
 
+#include "lb.h"
 #include "params.h"
 
 void uet_params_init(struct uet_params *p)
@@ -36,7 +37,8 @@ void uet_params_init(struct uet_params *p)
 	p->rto_min_us = 50000;
 	p->rto_max_us = 2000000;
 	p->rto_linear = 2;
-	p->entropy_count = 1;
+	p->entropy_count = UET_LB_EV_COUNT_DEFAULT;
 	strscpy(p->cc, "none", sizeof(p->cc));
-	strscpy(p->lb, "single", sizeof(p->lb));
+	/* One path per QP, as RoCE: spraying is for fabrics built for it. */
+	p->lb = &uet_lb_single;
 }

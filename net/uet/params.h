@@ -2,13 +2,15 @@
 /*
  * Runtime parameters of a uet device: what "uet dev set" (netlink.c)
  * changes. The transport reads each field with READ_ONCE() where it uses
- * it, so a change applies to every QP at once; mpr and entropy_count are
- * read when a QP is created.
+ * it, so a change applies to every QP at once; mpr, entropy_count and lb
+ * are read when a QP is created.
  */
 #ifndef _UET_PARAMS_H
 #define _UET_PARAMS_H
 
 #include <linux/types.h>
+
+struct uet_lb_ops;
 
 #define UET_PARAM_NAME_LEN	16
 
@@ -26,9 +28,9 @@ struct uet_params {
 	u32 rto_min_us;
 	u32 rto_max_us;
 	u32 rto_linear;		/* expiries with linear backoff */
-	u32 entropy_count;	/* entropy values per QP */
+	u32 entropy_count;	/* entropy values a QP sprays over */
 	char cc[UET_PARAM_NAME_LEN];	/* congestion control algorithm */
-	char lb[UET_PARAM_NAME_LEN];	/* load balancing algorithm */
+	const struct uet_lb_ops *lb;	/* load balancing of new QPs */
 };
 
 void uet_params_init(struct uet_params *p);

@@ -73,14 +73,14 @@ struct sk_buff *uet_qp_alloc_skb(struct uet_qp *qp, unsigned int hdr_len)
 	return skb;
 }
 
-int uet_qp_xmit(struct uet_qp *qp, struct sk_buff *skb, u8 tos)
+int uet_qp_xmit(struct uet_qp *qp, struct sk_buff *skb, u8 tos, u16 entropy)
 {
 	struct uet_dev *udev = qp->udev;
 	unsigned int len = skb->len;
 	int err;
 
 	trace_uet_tx(udev->ibdev.index, qp->ibqp.qp_num, skb, tos);
-	err = uet_udp_xmit(udev, skb, &qp->path, qp->entropy, tos);
+	err = uet_udp_xmit(udev, skb, &qp->path, entropy, tos);
 	if (!err) {
 		uet_inc(udev, UET_CNT_TX_PKTS);
 		uet_count(udev, UET_CNT_TX_BYTES, len);
@@ -121,7 +121,8 @@ int uet_qp_send_ack(struct uet_qp *qp)
 	resp->ack_dup = false;
 	uet_inc(qp->udev, UET_CNT_ACK_TX);
 	return uet_qp_xmit(qp, skb,
-			   uet_qp_tos(uet_param(qp->udev, dscp_control), false));
+			   uet_qp_tos(uet_param(qp->udev, dscp_control), false),
+			   qp->entropy);
 }
 
 int uet_qp_send_nack(struct uet_qp *qp, u32 psn, u8 code, u8 vendor,
@@ -145,7 +146,8 @@ int uet_qp_send_nack(struct uet_qp *qp, u32 psn, u8 code, u8 vendor,
 	uet_inc(qp->udev, UET_CNT_NACK_TX);
 	trace_uet_nack(qp->udev->ibdev.index, qp->ibqp.qp_num, psn, code, true);
 	return uet_qp_xmit(qp, skb,
-			   uet_qp_tos(uet_param(qp->udev, dscp_control), false));
+			   uet_qp_tos(uet_param(qp->udev, dscp_control), false),
+			   qp->entropy);
 }
 
 enum ib_qp_state uet_qp_state(struct uet_qp *qp)
@@ -264,12 +266,6 @@ static int uet_qp_check_cap(struct uet_dev *udev, struct ib_qp_init_attr *init)
 	return 0;
 }
 
-static u16 uet_qp_entropy(u32 qpn, u32 dest_qpn)
-{
-	/* Distinct QPs pick distinct ECMP paths; 0xc000.. is the ephemeral range. */
-	return 0xc000 | hash_32(qpn << 16 | dest_qpn, 14);
-}
-
 int uet_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		  struct ib_udata *udata)
 {
@@ -347,6 +343,8 @@ int uet_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		qp->cap.max_recv_wr = n;
 	}
 
+	qp->lb.ops = uet_param(udev, lb);
+	qp->lb.count = uet_param(udev, entropy_count);
 	err = uet_pdc_tx_init(&qp->tx, uet_param(udev, mpr), 0);
 	if (err)
 		goto err_rq;
@@ -541,7 +539,11 @@ int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		qp->max_dest_rd_atomic = attr->max_dest_rd_atomic;
 	if (mask & IB_QP_DEST_QPN) {
 		qp->dest_qpn = attr->dest_qp_num;
-		qp->entropy = uet_qp_entropy(ibqp->qp_num, qp->dest_qpn);
+		/* Distinct QPs take distinct entropy values, so paths. */
+		uet_lb_init(&qp->lb, qp->lb.ops,
+			    hash_32(ibqp->qp_num << 16 | qp->dest_qpn, 32),
+			    qp->lb.count);
+		qp->entropy = qp->lb.base;
 	}
 	if (mask & IB_QP_QKEY)
 		qp->qkey = attr->qkey;

@@ -118,7 +118,7 @@ void uet_qp_put(struct uet_qp *qp);
 void uet_qp_schedule(struct uet_qp *qp);
 void uet_qp_error(struct uet_qp *qp);
 u8 uet_qp_tos(u8 dscp, bool ect);
-int uet_qp_xmit(struct uet_qp *qp, struct sk_buff *skb, u8 tos);
+int uet_qp_xmit(struct uet_qp *qp, struct sk_buff *skb, u8 tos, u16 entropy);
 struct sk_buff *uet_qp_alloc_skb(struct uet_qp *qp, unsigned int hdr_len);
 int uet_qp_send_ack(struct uet_qp *qp);
 int uet_qp_send_nack(struct uet_qp *qp, u32 psn, u8 code, u8 vendor,

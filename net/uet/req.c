@@ -311,7 +311,7 @@ static int uet_req_xmit_psn(struct uet_qp *qp, u32 psn, bool retx)
 		uet_inc(qp->udev, UET_CNT_RETX_PKTS);
 		WRITE_ONCE(qp->nretx, qp->nretx + 1);
 	}
-	return uet_qp_xmit(qp, skb, uet_qp_tos(dscp, true));
+	return uet_qp_xmit(qp, skb, uet_qp_tos(dscp, true), uet_lb_next(&qp->lb));
 }
 
 static void uet_req_push(struct uet_qp *qp, struct sk_buff *skb, u32 psn)

@@ -14,6 +14,7 @@
 #include <rdma/rdma_user_rxe.h>
 
 #include "counters.h"
+#include "lb.h"
 #include "params.h"
 #include "pdc.h"
 #include "queue.h"
@@ -179,7 +180,7 @@ struct uet_qp {
 	u32 rq_psn;		/* as set by modify_qp, reported by query_qp */
 	u32 mtu;		/* path MTU in payload bytes */
 	struct uet_path path;
-	u16 entropy;		/* UDP source port */
+	u16 entropy;		/* UDP source port of control packets */
 	bool dying;		/* destroy started: timers and work stop */
 	u8 retry_cnt, rnr_retry, min_rnr_timer, timeout;
 	u32 qkey;
@@ -215,6 +216,7 @@ struct uet_qp {
 	bool tx_used;		/* a packet went out: sq_psn can no longer apply */
 	bool tx_synced;		/* the peer acknowledged: stop sending SYN */
 	bool rx_synced;		/* a SYN told us where the peer's PSNs start */
+	struct uet_lb lb;	/* entropy of each data packet (RC) */
 	struct uet_req *req;	/* requester state (req.c) */
 	struct uet_resp *resp;	/* responder state (resp.c) */
 	/* Per-QP counts for netlink, which reads them without the work. */

@@ -32,6 +32,8 @@ static const enum mnl_attr_data_type qp_types[UET_A_QP_MAX + 1] = {
 	[UET_A_QP_RTO_EXPIRED] = MNL_TYPE_U64,
 	[UET_A_QP_SRTT_US] = MNL_TYPE_U32,
 	[UET_A_QP_MIN_RTT_US] = MNL_TYPE_U32,
+	[UET_A_QP_LB] = MNL_TYPE_NUL_STRING,
+	[UET_A_QP_ENTROPY_COUNT] = MNL_TYPE_U32,
 	/* UET_A_QP_ENTROPY repeats: qp_print_entropy() walks the message. */
 };
 
@@ -152,7 +154,12 @@ static int qp_show_cb(const struct nlmsghdr *nlh, void *data)
 		if (tb[qp_fields[i].attr])
 			print_pair_u64(qp_fields[i].name,
 				       nl_uint(tb[qp_fields[i].attr]));
+	if (tb[UET_A_QP_LB])
+		print_pair_str("lb", mnl_attr_get_str(tb[UET_A_QP_LB]));
 	qp_print_entropy(nlh);
+	if (tb[UET_A_QP_ENTROPY_COUNT])
+		print_pair_u64("entropy_count",
+			       nl_uint(tb[UET_A_QP_ENTROPY_COUNT]));
 	print_text("\n");
 	print_obj_close();
 	return MNL_CB_OK;

@@ -55,9 +55,9 @@ enum uet_dev_attr {
 	UET_A_DEV_RTO_MIN_US,		/* u32 */
 	UET_A_DEV_RTO_MAX_US,		/* u32 */
 	UET_A_DEV_RTO_LINEAR,		/* u32: expiries before backoff doubles */
-	UET_A_DEV_ENTROPY_COUNT,	/* u32: entropy values per QP */
+	UET_A_DEV_ENTROPY_COUNT,	/* u32: entropy values a new QP sprays over */
 	UET_A_DEV_CC,			/* string: congestion control algorithm */
-	UET_A_DEV_LB,			/* string: load balancing algorithm */
+	UET_A_DEV_LB,			/* string: load balancing of new QPs */
 	/* Read only again. */
 	UET_A_DEV_STAT,			/* nest, repeated: enum uet_stat_attr */
 
@@ -101,7 +101,11 @@ enum uet_qp_attr {
 	UET_A_QP_RTO_EXPIRED,		/* u64: retransmit timer expiries */
 	UET_A_QP_SRTT_US,		/* u32: smoothed RTT */
 	UET_A_QP_MIN_RTT_US,		/* u32: lowest RTT seen (base RTT) */
-	UET_A_QP_ENTROPY,		/* u16, repeated: entropy values in use */
+	UET_A_QP_ENTROPY,		/* u16, repeated: entropy values in use;
+					 * with a spray set, its first value
+					 */
+	UET_A_QP_LB,			/* string: load balancing (RC) */
+	UET_A_QP_ENTROPY_COUNT,		/* u32: values in the set from ENTROPY (RC) */
 
 	__UET_A_QP_MAX,
 	UET_A_QP_MAX = __UET_A_QP_MAX - 1

@@ -1,0 +1,89 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Per-packet spraying over a leaf-spine fabric: 4 spines, each rate-limited
+# to R by sch_uet on its link to b's leaf. One QP writes from a to b, every
+# byte verified. With lb single the fabric's ECMP hash pins it to one spine,
+# so it gets at most R; with lb spray every packet draws the next entropy
+# value of a permutation of 256, so all four spines carry an equal share and
+# the QP gets close to 4 R. Rates are taken from the spines' byte counters
+# over the transfer's wall-clock time, so only ratios to R matter.
+. "$(dirname "$0")/lib.sh"
+
+require_stock_kernel
+SPINES=4 RATE_MBIT=12 BYTES=24M
+UET=$UET_SELFTESTS/../tools/uet/uet
+leaf_spine $SPINES || fail "leaf-spine fabric"
+sch_uet_load
+uet_load
+in_ns a rdma link add uet0 type uet netdev a0 || fail "rdma link add uet0"
+in_ns b rdma link add uet1 type uet netdev b0 || fail "rdma link add uet1"
+T=$(mktemp -d)
+on_exit "rm -rf $T"
+for ((i = 1; i <= SPINES; i++)); do
+	in_ns "s$i" tc qdisc add dev "s$i-b" root uet rate "${RATE_MBIT}mbit" \
+		limit 131072 || fail "sch_uet on spine $i"
+done
+log "$SPINES spines at R = $RATE_MBIT Mbit/s each"
+
+# spine_bytes: bytes each spine sent towards b, one line.
+spine_bytes() {
+	local i
+	for ((i = 1; i <= SPINES; i++)); do
+		in_ns "s$i" cat "/sys/class/net/s$i-b/statistics/tx_bytes"
+	done | paste -sd' '
+}
+
+# run LB: uet-verify WRITE of BYTES with lb LB; leaves "secs b1 b2 ..." (the
+# bytes each spine carried) in $T/LB.
+run() {
+	local lb=$1 before after secs
+	in_ns a "$UET" dev set uet0 lb "$lb" || return 1
+	in_ns b "$UET" dev set uet1 lb "$lb" || return 1
+	before=$(spine_bytes)
+	uet_verify b uet1 a uet0 10.0.2.1 "$T/verify.$lb" -o write -b $BYTES -T 600 ||
+		return 1
+	after=$(spine_bytes)
+	secs=$(sed -n 's/.* secs=\([0-9.]*\) .*/\1/p' "$T/verify.$lb")
+	python3 -c 'import sys
+b = [int(x) for x in sys.argv[2].split()]
+a = [int(x) for x in sys.argv[3].split()]
+print(sys.argv[1], *[y - x for x, y in zip(b, a)])' "$secs" "$before" "$after" >"$T/$lb"
+}
+
+# report LB: per-spine share and the total rate in units of R.
+report() {
+	python3 - "$RATE_MBIT" "$T/$1" <<'PY'
+import sys
+r = float(sys.argv[1]) * 1e6 / 8
+secs, *b = open(sys.argv[2]).read().split()
+secs, b = float(secs), [int(x) for x in b]
+tot = sum(b)
+print(f"{tot / secs / r:.2f} R over {secs:.1f} s; per spine: "
+      + " ".join(f"{x / tot * 100:.0f}%" for x in b))
+PY
+}
+
+# check LB EXPR: EXPR over rate (in R), shares (fractions) holds.
+check() {
+	python3 - "$RATE_MBIT" "$T/$1" "$2" <<'PY'
+import sys
+r = float(sys.argv[1]) * 1e6 / 8
+secs, *b = open(sys.argv[2]).read().split()
+secs, b = float(secs), [int(x) for x in b]
+rate, shares = sum(b) / secs / r, [x / sum(b) for x in b]
+sys.exit(not eval(sys.argv[3]))
+PY
+}
+
+step "lb single: 24 MiB WRITE verified" run single
+log "$(report single)"
+step "lb single: one spine carries it all (>= 95%)" check single "max(shares) >= 0.95"
+step "lb single: at most 1.05 R" check single "rate <= 1.05"
+
+step "lb spray: 24 MiB WRITE verified" run spray
+log "$(report spray)"
+step "lb spray: each spine carries 25% +- 10% of it" \
+	check spray "all(abs(s - 0.25) <= 0.025 for s in shares)"
+step "lb spray: at least 3.4 R" check spray "rate >= 3.4"
+exit 0
