@@ -92,6 +92,16 @@ in_ns() {
 	ip netns exec "$ns" "$@"
 }
 
+# uet_pair: hosts a (10.0.0.1 on veth0) and b (10.0.0.2 on veth1) on one
+# cable, with uet0 on veth0 and uet1 on veth1.
+uet_pair() {
+	ns_add a b
+	veth_link a veth0 10.0.0.1/24 b veth1 10.0.0.2/24 || fail "veth pair"
+	uet_load
+	in_ns a rdma link add uet0 type uet netdev veth0 || fail "rdma link add uet0"
+	in_ns b rdma link add uet1 type uet netdev veth1 || fail "rdma link add uet1"
+}
+
 # leaf_spine N: hosts a (10.0.1.1 on a0) and b (10.0.2.1 on b0), each behind
 # its leaf switch (l1, l2), the leaves joined by N spines s1..sN. Spine i
 # reaches l1 on si-a and l2 on si-b. The leaves spread traffic to the other

@@ -11,11 +11,7 @@
 
 TOOL=$UET_SELFTESTS/../tools/testing/verbs_bad_access
 [ -x "$TOOL" ] || skip "$TOOL not built (make -C tools)"
-ns_add a b
-veth_link a veth0 10.0.0.1/24 b veth1 10.0.0.2/24 || fail "veth pair"
-uet_load
-in_ns a rdma link add uet0 type uet netdev veth0 || fail "rdma link add uet0"
-in_ns b rdma link add uet1 type uet netdev veth1 || fail "rdma link add uet1"
+uet_pair
 step "GIDs of 10.0.0.1 and 10.0.0.2 are in the tables" \
 	wait_for 5 bash -c 'ibdev_gid_index uet0 10.0.0.1 && ibdev_gid_index uet1 10.0.0.2'
 GID_A=$(ibdev_gid_index uet0 10.0.0.1)

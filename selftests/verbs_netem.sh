@@ -16,12 +16,8 @@
 BYTES=86M
 [ "${UET_VM_KERNEL:-stock}" = stock ] || BYTES=1M
 BYTES=${UET_NETEM_BYTES:-$BYTES}
-ns_add a b
-veth_link a veth0 10.0.0.1/24 b veth1 10.0.0.2/24 || fail "veth pair"
 modprobe sch_netem || skip "no sch_netem"
-uet_load
-in_ns a rdma link add uet0 type uet netdev veth0 || fail "rdma link add uet0"
-in_ns b rdma link add uet1 type uet netdev veth1 || fail "rdma link add uet1"
+uet_pair
 T=$(mktemp -d)
 on_exit "rm -rf $T"
 

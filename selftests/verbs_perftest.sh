@@ -25,11 +25,7 @@ if [ "${UET_VM_KERNEL:-stock}" != stock ]; then
 	ITERS=5 MTUS=1500 PP_SIZES="1 4096"
 	DEBUG_SIZES="2 65536"
 fi
-ns_add a b
-veth_link a veth0 10.0.0.1/24 b veth1 10.0.0.2/24 || fail "veth pair"
-uet_load
-in_ns a rdma link add uet0 type uet netdev veth0 || fail "rdma link add uet0"
-in_ns b rdma link add uet1 type uet netdev veth1 || fail "rdma link add uet1"
+uet_pair
 T=$(mktemp -d)
 on_exit "rm -rf $T"
 

@@ -18,12 +18,8 @@
 RATE=50mbit LIMIT=16384 MSG=32K BYTES=4M TRIM_DSCP=30
 # The debug kernel sends its bursts slower than the port drains them.
 [ "${UET_VM_KERNEL:-stock}" = stock ] || skip "the debug kernel cannot fill the port"
-ns_add a b
-veth_link a veth0 10.0.0.1/24 b veth1 10.0.0.2/24 || fail "veth pair"
 sch_uet_load
-uet_load
-in_ns a rdma link add uet0 type uet netdev veth0 || fail "rdma link add uet0"
-in_ns b rdma link add uet1 type uet netdev veth1 || fail "rdma link add uet1"
+uet_pair
 T=$(mktemp -d)
 on_exit "rm -rf $T"
 
