@@ -134,6 +134,14 @@ send_bw_pair() {
 		in_ns a timeout 120 ib_send_bw -R -d uet0 --use_old_post_send -n 200 \
 			10.0.0.2 >"$T/bw.cli" 2>&1 || crc=$?
 		wait "$srv" || src=$?
+		# A server that could not calibrate quits without perftest's
+		# closing handshake, and its client waits for it until killed:
+		# the client's report of all 200 messages is the evidence then.
+		if [ "$crc" = 124 ] && grep -q "Can't produce a report" "$T/bw.srv" &&
+			bw_report "$T/bw.cli"; then
+			echo "# $(awk '$1 == 65536 { print $4 " MB/s" }' "$T/bw.cli") (the server could not calibrate its clock)"
+			return 0
+		fi
 		bw_side_ok "$crc" "$T/bw.cli" && bw_side_ok "$src" "$T/bw.srv" || break
 		if bw_report "$T/bw.cli"; then
 			echo "# $(awk '$1 == 65536 { print $4 " MB/s" }' "$T/bw.cli")"
