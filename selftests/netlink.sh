@@ -135,12 +135,14 @@ qp_follows() {
 	[ $advanced = 1 ] && [ $inflight = 1 ]
 }
 
-in_ns b ib_write_bw --use_old_post_send -d uet1 -x "$GID_B" -s 65536 -D 30 \
+# Long enough to still run when the peer goes away below, on the debug
+# kernel too; both are killed after that.
+in_ns b ib_write_bw --use_old_post_send -d uet1 -x "$GID_B" -s 65536 -D 600 \
 	>"$T/bw.srv" 2>&1 &
 srv=$!
 on_exit "kill $srv 2>/dev/null; wait $srv 2>/dev/null"
 step "ib_write_bw server listens" wait_for 30 tcp_listens b 18515
-in_ns a ib_write_bw --use_old_post_send -d uet0 -x "$GID_A" -s 65536 -D 30 \
+in_ns a ib_write_bw --use_old_post_send -d uet0 -x "$GID_A" -s 65536 -D 600 \
 	10.0.0.2 >"$T/bw" 2>&1 &
 cli=$!
 on_exit "kill $cli 2>/dev/null; wait $cli 2>/dev/null"
