@@ -132,6 +132,14 @@ leaf_spine() {
 	ip -n l1 route add 10.0.2.0/24 $hops1 && ip -n l2 route add 10.0.1.0/24 $hops2
 }
 
+# spine_bytes N: bytes each of leaf_spine's N spines sent towards b, one line.
+spine_bytes() {
+	local i
+	for ((i = 1; i <= $1; i++)); do
+		in_ns "s$i" cat "/sys/class/net/s$i-b/statistics/tx_bytes"
+	done | paste -sd' '
+}
+
 # veth_link NS1 IF1 ADDR1/LEN NS2 IF2 ADDR2/LEN: a cable between two hosts.
 veth_link() {
 	ip link add "$2" netns "$1" type veth peer name "$5" netns "$4" || return 1

@@ -18,24 +18,16 @@ in_ns b rdma link add uet1 type uet netdev b0 || fail "rdma link add uet1"
 T=$(mktemp -d)
 on_exit "rm -rf $T"
 
-# spine_bytes: bytes each spine sent towards b, one line.
-spine_bytes() {
-	local i
-	for ((i = 1; i <= SPINES; i++)); do
-		in_ns "s$i" cat "/sys/class/net/s$i-b/statistics/tx_bytes"
-	done | paste -sd' '
-}
-
 # run LB N: uet-verify WRITE over 8 QPs with lb LB; appends the bytes each
 # spine carried to $T/LB.
 run() {
 	local lb=$1 before after
 	# Many values per QP, so hashing them onto 8 spines is even (+- 1.5%).
 	in_ns a "$UET" dev set uet0 lb "$lb" entropy_count $EVS || return 1
-	before=$(spine_bytes)
+	before=$(spine_bytes $SPINES)
 	uet_verify b uet1 a uet0 10.0.2.1 "$T/verify" -o write -q 8 -b $BYTES -T 300 \
 		>/dev/null || return 1
-	after=$(spine_bytes)
+	after=$(spine_bytes $SPINES)
 	python3 -c 'import sys
 print(*[int(y) - int(x) for x, y in zip(sys.argv[1].split(), sys.argv[2].split())])' \
 		"$before" "$after" >>"$T/$lb"

@@ -33,24 +33,16 @@ for ((i = 1; i <= SPINES; i++)); do
 done
 log "$SPINES spines at R = $RATE_MBIT Mbit/s each"
 
-# spine_bytes: bytes each spine sent towards b, one line.
-spine_bytes() {
-	local i
-	for ((i = 1; i <= SPINES; i++)); do
-		in_ns "s$i" cat "/sys/class/net/s$i-b/statistics/tx_bytes"
-	done | paste -sd' '
-}
-
 # run LB: uet-verify WRITE of BYTES with lb LB; leaves "secs retx_bytes b1
 # b2 ..." (the bytes each spine carried) in $T/LB.
 run() {
 	local lb=$1 before after secs retx
 	in_ns a "$UET" dev set uet0 lb "$lb" entropy_count $EVS || return 1
-	before=$(spine_bytes)
+	before=$(spine_bytes $SPINES)
 	retx=$(uet_counter uet0 retransmits)
 	uet_verify b uet1 a uet0 10.0.2.1 "$T/verify.$lb" -o write -b $BYTES -T 600 ||
 		return 1
-	after=$(spine_bytes)
+	after=$(spine_bytes $SPINES)
 	retx=$(($(uet_counter uet0 retransmits) - retx))
 	secs=$(sed -n 's/.* secs=\([0-9.]*\) .*/\1/p' "$T/verify.$lb")
 	python3 -c 'import sys

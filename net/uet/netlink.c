@@ -386,9 +386,7 @@ static int uet_nl_fill_qp(struct sk_buff *skb, struct uet_qp *qp,
 		    nla_put_u32(skb, UET_A_QP_INFLIGHT_PKTS, nxt - una) ||
 		    nla_put_u64_64bit(skb, UET_A_QP_INFLIGHT_BYTES,
 				      READ_ONCE(tx->inflight_bytes), UET_A_QP_PAD) ||
-		    nla_put_u32(skb, UET_A_QP_SACK_HOLES,
-				READ_ONCE(tx->acked_hi) - una -
-				READ_ONCE(tx->nsacked)) ||
+		    nla_put_u32(skb, UET_A_QP_SACK_HOLES, uet_pdc_tx_holes(tx)) ||
 		    nla_put_u32(skb, UET_A_QP_SRTT_US,
 				div_u64(READ_ONCE(tx->srtt_ns), NSEC_PER_USEC)) ||
 		    nla_put_u32(skb, UET_A_QP_MIN_RTT_US,
