@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The congestion control registry and "none": no window but the MPR
+ * (which pdc.c enforces), no pacing. The RoCE-without-DCQCN baseline.
+ */
+#include <linux/kernel.h>
+#include <linux/string.h>
+
+#include "cc.h"
+
+static void uet_cc_none_init(struct uet_cc *cc, u64 now)
+{
+}
+
+static u64 uet_cc_none_send_at(struct uet_cc *cc, u64 now, u64 inflight,
+			       u32 bytes)
+{
+	return now;
+}
+
+static int uet_cc_none_get_info(const struct uet_cc *cc,
+				struct uet_cc_stat *st)
+{
+	return 0;
+}
+
+const struct uet_cc_ops uet_cc_none = {
+	.name = "none",
+	.init = uet_cc_none_init,
+	.send_at = uet_cc_none_send_at,
+	.get_info = uet_cc_none_get_info,
+};
+
+static const struct uet_cc_ops * const uet_cc_all[UET_CC_NUM] = {
+	&uet_cc_none,
+};
+
+const struct uet_cc_ops *uet_cc_find(const char *name)
+{
+	int i;
+
+	for (i = 0; i < UET_CC_NUM; i++)
+		if (uet_cc_all[i] && !strcmp(uet_cc_all[i]->name, name))
+			return uet_cc_all[i];
+	return NULL;
+}
+
+int uet_cc_index(const struct uet_cc_ops *ops)
+{
+	int i;
+
+	for (i = 0; i < UET_CC_NUM; i++)
+		if (uet_cc_all[i] == ops)
+			return i;
+	return -ENOENT;
+}
+
+void uet_cc_init(struct uet_cc *cc, const struct uet_cc_ops *ops, u32 mtu,
+		 const u32 *params, u64 now)
+{
+	u32 i;
+
+	memset(cc, 0, sizeof(*cc));
+	cc->ops = ops;
+	cc->mtu = mtu;
+	for (i = 0; i < ops->nparams && i < UET_CC_PARAMS_MAX; i++)
+		cc->params[i] = params ? params[i] : ops->params[i].def;
+	ops->init(cc, now);
+}

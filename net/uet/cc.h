@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Congestion control: an ops table per algorithm, in the spirit of
+ * tcp_congestion_ops. The transport (req.c, resp.c) feeds it what ACKs,
+ * NACKs, CNPs and timeouts say and asks it when the next packet may
+ * leave. Pure logic: no ib_core, no sockets, no clock of its own (every
+ * call passes "now" in ns), no timers (an algorithm catches up on its
+ * periodic updates lazily from "now"), so KUnit drives it on a fake
+ * clock.
+ */
+#ifndef _UET_CC_H
+#define _UET_CC_H
+
+#include <linux/types.h>
+
+/* Parameters an algorithm may declare, and statistics it may report. */
+#define UET_CC_PARAMS_MAX	24
+#define UET_CC_STATS_MAX	16
+/* Private state, in u64 words (like ICSK_CA_PRIV_SIZE). */
+#define UET_CC_PRIV_U64		32
+
+/* One tunable: "uet dev set DEV cc-param NAME VALUE". */
+struct uet_cc_param {
+	const char *name;
+	u32 def;		/* default, its source named where declared */
+	u32 min, max;
+};
+
+/* One reported value: "uet qp show" prints it as NAME VALUE. */
+struct uet_cc_stat {
+	const char *name;
+	u64 value;
+};
+
+/* What one ACK told the sender. */
+struct uet_cc_ack {
+	u64 now;
+	u64 acked_bytes;	/* newly acknowledged, cumulative + selective */
+	u64 inflight_bytes;	/* bytes still unacknowledged after it */
+	u64 rtt_ns;		/* RTT sample net of the receiver's service
+				 * time; 0 when the ACK gives none
+				 */
+	bool ecn;		/* a CE-marked packet is among those acked */
+	u8 rcv_cwnd_pend;	/* receiver backpressure, 0..127 */
+	u16 entropy;		/* entropy value of the packet that
+				 * triggered the ACK (0: unknown)
+				 */
+};
+
+struct uet_cc;
+
+/* init, send_at and get_info are required; the other hooks may be NULL. */
+struct uet_cc_ops {
+	const char *name;
+	const struct uet_cc_param *params;	/* nparams entries */
+	u32 nparams;
+
+	/* cc->mtu, cc->params are set; the private area is zeroed. */
+	void (*init)(struct uet_cc *cc, u64 now);
+	void (*on_ack)(struct uet_cc *cc, const struct uet_cc_ack *ack);
+	/* A NACK for a packet of `bytes`: trimmed (a switch cut it) or
+	 * another loss signal (the receiver saw a hole).
+	 */
+	void (*on_nack)(struct uet_cc *cc, u64 now, u32 bytes, bool trimmed,
+			u64 inflight_bytes);
+	/* Packets were declared lost by SACK or by timeout. */
+	void (*on_loss)(struct uet_cc *cc, u64 now, u32 bytes, bool timeout);
+	/* A congestion notification packet (DCQCN) arrived. */
+	void (*on_cnp)(struct uet_cc *cc, u64 now);
+	/* A packet of `bytes` left (retx: a retransmission). */
+	void (*on_send)(struct uet_cc *cc, u64 now, u32 bytes, bool retx);
+	/* When may a packet of `bytes` leave, with inflight_bytes out?
+	 * A time <= now: at once; a later time: pacing, ask again then;
+	 * U64_MAX: the window is full, wait for an ACK.
+	 */
+	u64 (*send_at)(struct uet_cc *cc, u64 now, u64 inflight_bytes,
+		       u32 bytes);
+	/* Fills up to UET_CC_STATS_MAX values; returns how many. */
+	int (*get_info)(const struct uet_cc *cc, struct uet_cc_stat *st);
+};
+
+/* One QP's congestion controller; owned by the QP's work. */
+struct uet_cc {
+	const struct uet_cc_ops *ops;
+	u32 mtu;		/* payload bytes of a full packet */
+	u32 params[UET_CC_PARAMS_MAX];	/* ops->params order */
+	u64 priv[UET_CC_PRIV_U64];
+};
+
+static inline void *uet_cc_priv(struct uet_cc *cc)
+{
+	return cc->priv;
+}
+
+static inline const void *uet_cc_priv_const(const struct uet_cc *cc)
+{
+	return cc->priv;
+}
+
+extern const struct uet_cc_ops uet_cc_none;
+extern const struct uet_cc_ops uet_cc_nscc;
+extern const struct uet_cc_ops uet_cc_dcqcn;
+
+const struct uet_cc_ops *uet_cc_find(const char *name);
+/* Index of ops in the registry (for per-device parameter tables). */
+int uet_cc_index(const struct uet_cc_ops *ops);
+#define UET_CC_NUM		3
+
+/* Starts cc with ops and its parameter values (NULL: the defaults). */
+void uet_cc_init(struct uet_cc *cc, const struct uet_cc_ops *ops, u32 mtu,
+		 const u32 *params, u64 now);
+
+#endif /* _UET_CC_H */
