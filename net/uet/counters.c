@@ -30,6 +30,9 @@ static const struct rdma_stat_desc uet_counter_descs[UET_CNT_MAX] = {
 	[UET_CNT_DROP_WINDOW].name = "drop_out_of_window",
 	[UET_CNT_DROP_ACCESS].name = "drop_access",
 	[UET_CNT_DROP_BACKLOG].name = "drop_backlog",
+	[UET_CNT_PROBE_TX].name = "probes_sent",
+	[UET_CNT_PROBE_ANSWERED].name = "probes_answered",
+	[UET_CNT_PROBE_RECOVERED].name = "paths_recovered",
 };
 
 struct rdma_hw_stats *uet_alloc_hw_port_stats(struct ib_device *ibdev,

@@ -34,6 +34,9 @@ enum uet_counter {
 	UET_CNT_DROP_WINDOW,	/* PSN outside the receive window */
 	UET_CNT_DROP_ACCESS,	/* bad rkey, bounds or permissions */
 	UET_CNT_DROP_BACKLOG,	/* the QP's receive queue was full */
+	UET_CNT_PROBE_TX,	/* probes of entropy values assumed bad */
+	UET_CNT_PROBE_ANSWERED,	/* probes from peers answered */
+	UET_CNT_PROBE_RECOVERED,	/* values a probe answer made good */
 	UET_CNT_MAX,
 };
 

@@ -253,6 +253,8 @@ int uet_dev_add(const char *ibdev_name, struct net_device *ndev)
 	ibdev = &udev->ibdev;
 	spin_lock_init(&udev->mmap_lock);
 	INIT_LIST_HEAD(&udev->pending_mmaps);
+	mutex_init(&udev->peers_lock);
+	INIT_LIST_HEAD(&udev->peers);
 	/* Offset 0 is never handed out, as in rxe. */
 	udev->mmap_offset = ALIGN(PAGE_SIZE, SHMLBA);
 	udev->ndev = ndev;

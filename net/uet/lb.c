@@ -1,21 +1,56 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Load balancing algorithms. "single" keeps one entropy value per QP, so
- * the fabric's ECMP hash pins the QP to one path, as RoCE does. "spray"
- * gives each packet the next value of a pseudo-random permutation of the
- * QP's set, re-drawn every round, so every path carries an equal share
- * (UET oblivious spraying, facts.md section 3.4).
+ * Load balancing algorithms (facts.md section 3.4).
+ *
+ * "single" keeps one entropy value per QP, so the fabric's ECMP hash pins
+ * the QP to one path, as RoCE does; it moves to another value only when
+ * its own stops being usable (failover, not balancing).
+ *
+ * "spray" gives each packet the next value of a pseudo-random permutation
+ * of the set, re-drawn every round, so every path carries an equal share
+ * (UET oblivious spraying); values that are not usable are passed over.
+ *
+ * "reps" (Recycled Entropy Packet Spraying) sends on values whose packets
+ * came back unmarked, from a small ring, and explores random ones when
+ * the ring runs dry: congested paths stop being chosen because their
+ * values are not recycled. A loss freezes the ring: the known-good values
+ * are replayed and none explored until the freeze ends.
  */
 #include <linux/gcd.h>
 #include <linux/kernel.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
+#include <linux/time64.h>
 
 #include "lb.h"
 
-static u16 uet_lb_single_next(struct uet_lb *lb)
+static bool uet_lb_usable(const struct uet_lb *lb, u16 ev, u64 now)
 {
-	return lb->base;
+	return !lb->evt || uet_ev_usable(lb->evt, ev, now);
+}
+
+/* A random usable value of the set; after a few misses, any value: when
+ * most paths look bad it is better to try one than to stop.
+ */
+static u16 uet_lb_random(struct uet_lb *lb, u64 now)
+{
+	u16 ev = lb->base;
+	int tries;
+
+	for (tries = 0; tries < 8; tries++) {
+		ev = lb->base + prandom_u32_state(&lb->rnd) % lb->count;
+		if (uet_lb_usable(lb, ev, now))
+			break;
+	}
+	return ev;
+}
+
+static u16 uet_lb_single_next(struct uet_lb *lb, u64 now)
+{
+	/* Congestion does not move a single-path QP, a broken path does. */
+	if (lb->evt && !uet_ev_alive(lb->evt, lb->cur))
+		lb->cur = uet_lb_random(lb, now);
+	return lb->cur;
 }
 
 const struct uet_lb_ops uet_lb_single = {
@@ -37,7 +72,7 @@ static void uet_lb_spray_round(struct uet_lb *lb)
 	} while (gcd(lb->mul, n) != 1);
 }
 
-static u16 uet_lb_spray_next(struct uet_lb *lb)
+static u16 uet_lb_spray_step(struct uet_lb *lb)
 {
 	u32 i;
 
@@ -47,14 +82,108 @@ static u16 uet_lb_spray_next(struct uet_lb *lb)
 	return lb->base + i;
 }
 
+static u16 uet_lb_spray_next(struct uet_lb *lb, u64 now)
+{
+	u16 ev = uet_lb_spray_step(lb);
+	u32 tries;
+
+	for (tries = 1; tries < lb->count && !uet_lb_usable(lb, ev, now);
+	     tries++)
+		ev = uet_lb_spray_step(lb);
+	return ev;
+}
+
 const struct uet_lb_ops uet_lb_spray = {
 	.name = "spray",
 	.next = uet_lb_spray_next,
 };
 
+static u16 uet_lb_reps_next(struct uet_lb *lb, u64 now)
+{
+	u16 ev;
+
+	if (lb->frozen && now >= lb->freeze_until_ns) {
+		lb->frozen = false;
+		lb->explore = UET_LB_REPS_EXPLORE;
+	}
+	if (lb->frozen) {
+		u8 n;
+
+		/* Replay the ring round-robin, keeping its values. */
+		for (n = 0; n < lb->ring_len; n++) {
+			ev = lb->ring[(lb->ring_head + lb->replay++ % lb->ring_len) %
+				      lb->ring_size];
+			if (uet_lb_usable(lb, ev, now))
+				return ev;
+		}
+		return uet_lb_random(lb, now);
+	}
+	if (lb->explore) {
+		lb->explore--;
+		return uet_lb_random(lb, now);
+	}
+	while (lb->ring_len) {
+		ev = lb->ring[lb->ring_head];
+		lb->ring_head = (lb->ring_head + 1) % lb->ring_size;
+		lb->ring_len--;
+		if (uet_lb_usable(lb, ev, now))
+			return ev;
+	}
+	return uet_lb_random(lb, now);
+}
+
+static void uet_lb_reps_forget(struct uet_lb *lb, u16 ev)
+{
+	u8 i, kept = 0;
+
+	for (i = 0; i < lb->ring_len; i++) {
+		u16 v = lb->ring[(lb->ring_head + i) % lb->ring_size];
+
+		if (v != ev)
+			lb->ring[(lb->ring_head + kept++) % lb->ring_size] = v;
+	}
+	lb->ring_len = kept;
+}
+
+static void uet_lb_reps_feedback(struct uet_lb *lb, u16 ev,
+				 enum uet_ev_sig sig, u64 now)
+{
+	switch (sig) {
+	case UET_EV_SIG_GOOD:
+		if (lb->frozen)
+			break;
+		if (lb->ring_len == lb->ring_size) {
+			lb->ring_head = (lb->ring_head + 1) % lb->ring_size;
+			lb->ring_len--;
+		}
+		lb->ring[(lb->ring_head + lb->ring_len++) % lb->ring_size] = ev;
+		break;
+	case UET_EV_SIG_ECN:
+	case UET_EV_SIG_TRIM:
+		/* Not recycled: the next packet takes another value. */
+		break;
+	case UET_EV_SIG_LOSS:
+	case UET_EV_SIG_TIMEOUT:
+		uet_lb_reps_forget(lb, ev);
+		if (!lb->frozen) {
+			lb->frozen = true;
+			lb->replay = 0;
+			lb->freeze_until_ns = now + lb->freeze_ns;
+		}
+		break;
+	}
+}
+
+const struct uet_lb_ops uet_lb_reps = {
+	.name = "reps",
+	.next = uet_lb_reps_next,
+	.feedback = uet_lb_reps_feedback,
+};
+
 static const struct uet_lb_ops * const uet_lb_all[] = {
 	&uet_lb_single,
 	&uet_lb_spray,
+	&uet_lb_reps,
 };
 
 const struct uet_lb_ops *uet_lb_find(const char *name)
@@ -67,18 +196,33 @@ const struct uet_lb_ops *uet_lb_find(const char *name)
 	return NULL;
 }
 
-/* hash spreads QPs over the entropy space; it also seeds the permutation,
- * so a QP's sequence is reproducible from it.
+/* Where a set of count values starts, spread over the space by hash. */
+u16 uet_lb_set_base(u32 hash, u32 count)
+{
+	count = clamp_t(u32, count, 1, UET_LB_EV_SPACE);
+	return UET_LB_EV_FIRST +
+	       reciprocal_scale(hash, UET_LB_EV_SPACE - count + 1);
+}
+
+/* hash seeds the QP's random choices, so its sequence is reproducible;
+ * single starts on the value hash picks from the set, so distinct QPs to
+ * one peer take distinct paths.
  */
 void uet_lb_init(struct uet_lb *lb, const struct uet_lb_ops *ops, u32 hash,
-		 u32 count)
+		 u16 base, u32 count, const struct uet_ev_table *evt,
+		 const struct uet_lb_conf *conf)
 {
-	if (ops == &uet_lb_single)
-		count = 1;
-	count = clamp_t(u32, count, 1, UET_LB_EV_SPACE);
+	memset(lb, 0, sizeof(*lb));
 	lb->ops = ops;
-	lb->count = count;
-	lb->base = UET_LB_EV_FIRST + hash % (UET_LB_EV_SPACE - count + 1);
+	lb->evt = evt;
+	lb->count = clamp_t(u32, count, 1, UET_LB_EV_SPACE);
+	lb->base = base;
+	lb->cur = base + reciprocal_scale(hash, lb->count);
 	prandom_seed_state(&lb->rnd, hash);
-	lb->pos = count;
+	lb->pos = lb->count;
+	lb->ring_size = clamp_t(u32, conf ? conf->reps_ring :
+				UET_LB_REPS_RING_DEFAULT, 1,
+				UET_LB_REPS_RING_MAX);
+	lb->freeze_ns = (u64)(conf ? conf->reps_freeze_us :
+			      UET_LB_REPS_FREEZE_US_DEFAULT) * NSEC_PER_USEC;
 }

@@ -2,14 +2,18 @@
 /*
  * Load balancing: which entropy value (the UDP source port, which ECMP
  * switches hash on) each data packet of a QP carries. An algorithm is an
- * ops table chosen by name ("uet dev set DEV lb NAME"). Pure logic, no
- * ib_core and no sockets: KUnit drives it.
+ * ops table chosen by name ("uet dev set DEV lb NAME", "uet qp set ...").
+ * The values come from the peer's set (ev.h), whose states say which of
+ * them may carry data. Pure logic, no ib_core and no sockets: KUnit
+ * drives it.
  */
 #ifndef _UET_LB_H
 #define _UET_LB_H
 
 #include <linux/prandom.h>
 #include <linux/types.h>
+
+#include "ev.h"
 
 /* Entropy values come from the ephemeral port range. */
 #define UET_LB_EV_FIRST		0xc000
@@ -18,37 +22,73 @@
  * (facts.md section 3.4, spec 3.6.16).
  */
 #define UET_LB_EV_COUNT_DEFAULT	256
+/* REPS: a ring of 8 recyclable values, 16 values explored on leaving
+ * freeze, freeze left after 10 ms (facts.md section 3.4: UE spec 3.6.16
+ * and htsim's UecMpReps).
+ */
+#define UET_LB_REPS_RING_MAX	32
+#define UET_LB_REPS_RING_DEFAULT 8
+#define UET_LB_REPS_EXPLORE	16
+#define UET_LB_REPS_FREEZE_US_DEFAULT 10000
 
 struct uet_lb;
 
 struct uet_lb_ops {
 	const char *name;
 	/* The next data packet's entropy value. */
-	u16 (*next)(struct uet_lb *lb);
+	u16 (*next)(struct uet_lb *lb, u64 now);
+	/* What became of a packet sent on ev; NULL: not interested. */
+	void (*feedback)(struct uet_lb *lb, u16 ev, enum uet_ev_sig sig,
+			 u64 now);
 };
 
 /* One QP's load balancer; owned by the QP's work after uet_lb_init(). */
 struct uet_lb {
 	const struct uet_lb_ops *ops;
+	const struct uet_ev_table *evt;	/* the peer's states, or NULL */
 	u16 base;		/* the set is [base, base + count) */
 	u32 count;
+	u16 cur;		/* single: the value in use */
 	/* spray: round r visits index (mul * i + add) % count for i in
 	 * [0, count): a permutation, since mul and count are coprime.
 	 */
 	u32 mul, add, pos;
+	/* reps: values that came back unmarked, oldest at ring_head. */
+	u16 ring[UET_LB_REPS_RING_MAX];
+	u8 ring_size, ring_head, ring_len, replay;
+	u8 explore;		/* random values still to try */
+	bool frozen;		/* replaying the ring after a loss */
+	u64 freeze_until_ns;
+	u64 freeze_ns;
 	struct rnd_state rnd;
+};
+
+/* Per-algorithm settings a QP starts with (device parameters). */
+struct uet_lb_conf {
+	u32 reps_ring;
+	u32 reps_freeze_us;
 };
 
 extern const struct uet_lb_ops uet_lb_single;
 extern const struct uet_lb_ops uet_lb_spray;
+extern const struct uet_lb_ops uet_lb_reps;
 
 const struct uet_lb_ops *uet_lb_find(const char *name);
+u16 uet_lb_set_base(u32 hash, u32 count);
 void uet_lb_init(struct uet_lb *lb, const struct uet_lb_ops *ops, u32 hash,
-		 u32 count);
+		 u16 base, u32 count, const struct uet_ev_table *evt,
+		 const struct uet_lb_conf *conf);
 
-static inline u16 uet_lb_next(struct uet_lb *lb)
+static inline u16 uet_lb_next(struct uet_lb *lb, u64 now)
 {
-	return lb->ops->next(lb);
+	return lb->ops->next(lb, now);
+}
+
+static inline void uet_lb_feedback(struct uet_lb *lb, u16 ev,
+				   enum uet_ev_sig sig, u64 now)
+{
+	if (lb->ops->feedback)
+		lb->ops->feedback(lb, ev, sig, now);
 }
 
 #endif /* _UET_LB_H */

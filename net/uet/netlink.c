@@ -11,11 +11,10 @@
 #include <linux/uet.h>
 
 #include "lb.h"
+#include "netlink.h"
 #include "qp.h"
 #include "udp.h"
 #include "uet.h"
-
-static struct genl_family uet_nl_family __ro_after_init;
 
 enum uet_nl_mcgrp {
 	UET_NL_MCGRP_EVENTS,
@@ -45,7 +44,11 @@ static struct netlink_range_validation uet_nl_rto_range = {
 	.min = 1000, .max = 60000000,
 };
 
-static const struct nla_policy uet_nl_dev_set_policy[UET_A_DEV_LB + 1] = {
+static struct netlink_range_validation uet_nl_freeze_range = {
+	.min = 100, .max = 10000000,
+};
+
+static const struct nla_policy uet_nl_dev_set_policy[UET_A_DEV_PROBE_INTERVAL_US + 1] = {
 	[UET_A_DEV_INDEX] = { .type = NLA_U32 },
 	[UET_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = UET_NL_NAME_MAX },
 	[UET_A_DEV_DSCP_DATA] = NLA_POLICY_MAX(NLA_U8, 63),
@@ -70,12 +73,26 @@ static const struct nla_policy uet_nl_dev_set_policy[UET_A_DEV_LB + 1] = {
 			   .len = UET_PARAM_NAME_LEN - 1 },
 	[UET_A_DEV_LB] = { .type = NLA_NUL_STRING,
 			   .len = UET_PARAM_NAME_LEN - 1 },
+	[UET_A_DEV_REPS_RING] = NLA_POLICY_RANGE(NLA_U32, 1,
+						 UET_LB_REPS_RING_MAX),
+	[UET_A_DEV_REPS_FREEZE_US] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &uet_nl_freeze_range),
+	[UET_A_DEV_PROBE_INTERVAL_US] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &uet_nl_freeze_range),
 };
 
 static const struct nla_policy uet_nl_qp_get_policy[UET_A_QP_QPN + 1] = {
 	[UET_A_QP_DEV_INDEX] = { .type = NLA_U32 },
 	[UET_A_QP_DEV_NAME] = { .type = NLA_NUL_STRING, .len = UET_NL_NAME_MAX },
 	[UET_A_QP_QPN] = { .type = NLA_U32 },
+};
+
+static const struct nla_policy uet_nl_qp_set_policy[UET_A_QP_LB + 1] = {
+	[UET_A_QP_DEV_INDEX] = { .type = NLA_U32 },
+	[UET_A_QP_DEV_NAME] = { .type = NLA_NUL_STRING, .len = UET_NL_NAME_MAX },
+	[UET_A_QP_QPN] = { .type = NLA_U32 },
+	[UET_A_QP_LB] = { .type = NLA_NUL_STRING,
+			  .len = UET_PARAM_NAME_LEN - 1 },
 };
 
 /* The congestion control algorithms a device can be set to. */
@@ -89,9 +106,9 @@ static struct net *uet_dev_net(const struct uet_dev *udev)
 /* The device of net named by an index or a name attribute; caller holds
  * uet_devs_lock, which keeps it registered-or-unregistering but allocated.
  */
-static struct uet_dev *uet_nl_find_dev(struct net *net, struct nlattr *index,
-				       struct nlattr *name,
-				       struct netlink_ext_ack *extack)
+struct uet_dev *uet_nl_find_dev(struct net *net, struct nlattr *index,
+				struct nlattr *name,
+				struct netlink_ext_ack *extack)
 {
 	struct uet_dev *udev;
 
@@ -142,7 +159,10 @@ static int uet_nl_put_params(struct sk_buff *skb, const struct uet_params *p)
 	    nla_put_u32(skb, UET_A_DEV_RTO_LINEAR, p->rto_linear) ||
 	    nla_put_u32(skb, UET_A_DEV_ENTROPY_COUNT, p->entropy_count) ||
 	    nla_put_string(skb, UET_A_DEV_CC, p->cc) ||
-	    nla_put_string(skb, UET_A_DEV_LB, p->lb->name))
+	    nla_put_string(skb, UET_A_DEV_LB, p->lb->name) ||
+	    nla_put_u32(skb, UET_A_DEV_REPS_RING, p->reps_ring) ||
+	    nla_put_u32(skb, UET_A_DEV_REPS_FREEZE_US, p->reps_freeze_us) ||
+	    nla_put_u32(skb, UET_A_DEV_PROBE_INTERVAL_US, p->probe_interval_us))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -324,6 +344,9 @@ static int uet_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 	uet_nl_set_u32(&p->rto_max_us, a[UET_A_DEV_RTO_MAX_US]);
 	uet_nl_set_u32(&p->rto_linear, a[UET_A_DEV_RTO_LINEAR]);
 	uet_nl_set_u32(&p->entropy_count, a[UET_A_DEV_ENTROPY_COUNT]);
+	uet_nl_set_u32(&p->reps_ring, a[UET_A_DEV_REPS_RING]);
+	uet_nl_set_u32(&p->reps_freeze_us, a[UET_A_DEV_REPS_FREEZE_US]);
+	uet_nl_set_u32(&p->probe_interval_us, a[UET_A_DEV_PROBE_INTERVAL_US]);
 	/* Readers only print these; one of a few fixed names either way. */
 	if (a[UET_A_DEV_CC])
 		nla_strscpy(p->cc, a[UET_A_DEV_CC], sizeof(p->cc));
@@ -449,6 +472,51 @@ out:
 	return genlmsg_reply(msg, info);
 }
 
+/* The QP's work starts the new algorithm when it next runs: the load
+ * balancer is its state.
+ */
+static int uet_nl_qp_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **a = info->attrs;
+	const struct uet_lb_ops *lb;
+	char name[UET_PARAM_NAME_LEN];
+	struct uet_dev *udev;
+	struct uet_qp *qp;
+	int err = 0;
+
+	if (GENL_REQ_ATTR_CHECK(info, UET_A_QP_QPN) ||
+	    GENL_REQ_ATTR_CHECK(info, UET_A_QP_LB))
+		return -EINVAL;
+	nla_strscpy(name, a[UET_A_QP_LB], sizeof(name));
+	lb = uet_lb_find(name);
+	if (!lb) {
+		NL_SET_ERR_MSG_ATTR(extack, a[UET_A_QP_LB],
+				    "unknown load balancing algorithm");
+		return -EINVAL;
+	}
+	mutex_lock(&uet_devs_lock);
+	udev = uet_nl_find_dev(genl_info_net(info), a[UET_A_QP_DEV_INDEX],
+			       a[UET_A_QP_DEV_NAME], extack);
+	if (IS_ERR(udev)) {
+		err = PTR_ERR(udev);
+		goto out;
+	}
+	qp = uet_qp_get(udev, nla_get_u32(a[UET_A_QP_QPN]));
+	if (!qp || qp->ibqp.qp_type != IB_QPT_RC) {
+		NL_SET_ERR_MSG_ATTR(extack, a[UET_A_QP_QPN], "no such RC QP");
+		err = -ENOENT;
+	} else {
+		WRITE_ONCE(qp->lb_set, lb);
+		uet_qp_schedule(qp);
+	}
+	if (qp)
+		uet_qp_put(qp);
+out:
+	mutex_unlock(&uet_devs_lock);
+	return err;
+}
+
 /* cb->args[0]: devices of this netns done; cb->args[1]: next QPN. */
 static int uet_nl_qp_get_dumpit(struct sk_buff *skb,
 				struct netlink_callback *cb)
@@ -522,9 +590,29 @@ static const struct genl_ops uet_nl_ops[] = {
 		.policy = uet_nl_qp_get_policy,
 		.maxattr = ARRAY_SIZE(uet_nl_qp_get_policy) - 1,
 	},
+	{
+		.cmd = UET_CMD_QP_SET,
+		.doit = uet_nl_qp_set_doit,
+		.policy = uet_nl_qp_set_policy,
+		.maxattr = ARRAY_SIZE(uet_nl_qp_set_policy) - 1,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = UET_CMD_PATH_GET,
+		.dumpit = uet_nl_path_get_dumpit,
+		.policy = uet_nl_path_get_policy,
+		.maxattr = UET_NL_PATH_GET_MAXATTR,
+	},
+	{
+		.cmd = UET_CMD_PATH_SET,
+		.doit = uet_nl_path_set_doit,
+		.policy = uet_nl_path_set_policy,
+		.maxattr = UET_NL_PATH_SET_MAXATTR,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
 };
 
-static struct genl_family uet_nl_family __ro_after_init = {
+struct genl_family uet_nl_family __ro_after_init = {
 	.name = UET_GENL_NAME,
 	.version = UET_GENL_VERSION,
 	.netnsok = true,

@@ -38,6 +38,12 @@ void uet_params_init(struct uet_params *p)
 	p->rto_max_us = 2000000;
 	p->rto_linear = 2;
 	p->entropy_count = UET_LB_EV_COUNT_DEFAULT;
+	p->reps_ring = UET_LB_REPS_RING_DEFAULT;
+	p->reps_freeze_us = UET_LB_REPS_FREEZE_US_DEFAULT;
+	/* No source gives one: as long as a REPS freeze, so a path that
+	 * comes back is in use again about when REPS explores anew.
+	 */
+	p->probe_interval_us = 10000;
 	strscpy(p->cc, "none", sizeof(p->cc));
 	/* One path per QP, as RoCE: spraying is for fabrics built for it. */
 	p->lb = &uet_lb_single;

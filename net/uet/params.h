@@ -29,6 +29,9 @@ struct uet_params {
 	u32 rto_max_us;
 	u32 rto_linear;		/* expiries with linear backoff */
 	u32 entropy_count;	/* entropy values a QP sprays over */
+	u32 reps_ring;		/* REPS: recycled values kept */
+	u32 reps_freeze_us;	/* REPS: freeze after a loss */
+	u32 probe_interval_us;	/* between probes of a value assumed bad */
 	char cc[UET_PARAM_NAME_LEN];	/* congestion control algorithm */
 	const struct uet_lb_ops *lb;	/* load balancing of new QPs */
 };

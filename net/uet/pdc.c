@@ -182,13 +182,13 @@ void uet_pdc_tx_rtt_sample(struct uet_pdc_tx *tx, u32 psn, u64 now)
 	tx->srtt_ns = tx->srtt_ns - tx->srtt_ns / 8 + rtt / 8;
 }
 
-static bool uet_pdc_tx_mark_lost(struct uet_pdc_tx *tx, u32 psn)
+static bool uet_pdc_tx_mark_lost(struct uet_pdc_tx *tx, u32 psn, u8 why)
 {
 	struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(tx, psn);
 
 	if (pkt->flags & (UET_PDC_ACKED | UET_PDC_LOST))
 		return false;
-	pkt->flags |= UET_PDC_LOST;
+	pkt->flags |= UET_PDC_LOST | why;
 	tx->nlost++;
 	return true;
 }
@@ -240,7 +240,7 @@ u32 uet_pdc_tx_detect_loss(struct uet_pdc_tx *tx, u64 now, u32 dupthresh)
 			continue;
 		if (now - pkt->sent_ns < reo)
 			continue;
-		marked += uet_pdc_tx_mark_lost(tx, psn);
+		marked += uet_pdc_tx_mark_lost(tx, psn, 0);
 	}
 	/* Rounds of loss with no duplicate since: the path reorders less. */
 	if (marked && tx->reo_steps && now - tx->reo_round_ns >= tx->srtt_ns) {
@@ -275,11 +275,11 @@ u64 uet_pdc_tx_loss_deadline(const struct uet_pdc_tx *tx, u32 dupthresh)
 }
 
 /* The receiver says psn did not arrive whole (trimmed, or a late hole). */
-bool uet_pdc_tx_nack(struct uet_pdc_tx *tx, u32 psn)
+bool uet_pdc_tx_nack(struct uet_pdc_tx *tx, u32 psn, bool trimmed)
 {
 	if (!uet_pdc_tx_in_flight(tx, psn))
 		return false;
-	return uet_pdc_tx_mark_lost(tx, psn);
+	return uet_pdc_tx_mark_lost(tx, psn, trimmed ? UET_PDC_TRIMMED : 0);
 }
 
 /* The receiver has waited long for psn. Its clock started when it noticed
@@ -292,7 +292,7 @@ bool uet_pdc_tx_nack_hole(struct uet_pdc_tx *tx, u32 psn, u64 now)
 	if (!uet_pdc_tx_in_flight(tx, psn) ||
 	    now - uet_pdc_tx_pkt(tx, psn)->sent_ns < uet_pdc_reo_ns(tx))
 		return false;
-	return uet_pdc_tx_mark_lost(tx, psn);
+	return uet_pdc_tx_mark_lost(tx, psn, 0);
 }
 
 /* The retransmit timer fired: nothing was acknowledged for an RTO. Every
@@ -307,7 +307,7 @@ u32 uet_pdc_tx_timeout(struct uet_pdc_tx *tx, u64 now, u64 rto_ns)
 
 	for (psn = tx->una; psn != tx->nxt; psn++)
 		if (now - uet_pdc_tx_pkt(tx, psn)->sent_ns >= rto_ns)
-			marked += uet_pdc_tx_mark_lost(tx, psn);
+			marked += uet_pdc_tx_mark_lost(tx, psn, UET_PDC_RTO);
 	return marked;
 }
 
@@ -332,7 +332,7 @@ void uet_pdc_tx_resent(struct uet_pdc_tx *tx, u32 psn, u64 now)
 	struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(tx, psn);
 
 	if (pkt->flags & UET_PDC_LOST) {
-		pkt->flags &= ~UET_PDC_LOST;
+		pkt->flags &= ~(UET_PDC_LOST | UET_PDC_TRIMMED | UET_PDC_RTO);
 		tx->nlost--;
 	}
 	pkt->sent_ns = now;

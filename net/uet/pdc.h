@@ -21,6 +21,8 @@
 /* Per-packet sender state. */
 #define UET_PDC_ACKED		0x01	/* cumulatively or selectively acked */
 #define UET_PDC_LOST		0x02	/* to be sent again */
+#define UET_PDC_TRIMMED		0x04	/* ... because a switch trimmed it */
+#define UET_PDC_RTO		0x08	/* ... because the timer expired */
 
 struct uet_pdc_pkt {
 	void *cookie;		/* the caller's copy of the packet */
@@ -28,6 +30,7 @@ struct uet_pdc_pkt {
 	u32 bytes;		/* as the caller counts them */
 	u8 flags;
 	u8 nxmit;		/* transmissions so far */
+	u16 ev;			/* entropy value of the last transmission */
 };
 
 struct uet_pdc_tx {
@@ -93,7 +96,7 @@ void uet_pdc_tx_rtt_sample(struct uet_pdc_tx *tx, u32 psn, u64 now);
 u32 uet_pdc_tx_detect_loss(struct uet_pdc_tx *tx, u64 now, u32 dupthresh);
 u64 uet_pdc_tx_loss_deadline(const struct uet_pdc_tx *tx, u32 dupthresh);
 void uet_pdc_tx_dup_seen(struct uet_pdc_tx *tx, u64 now);
-bool uet_pdc_tx_nack(struct uet_pdc_tx *tx, u32 psn);
+bool uet_pdc_tx_nack(struct uet_pdc_tx *tx, u32 psn, bool trimmed);
 bool uet_pdc_tx_nack_hole(struct uet_pdc_tx *tx, u32 psn, u64 now);
 u32 uet_pdc_tx_timeout(struct uet_pdc_tx *tx, u64 now, u64 rto_ns);
 bool uet_pdc_tx_next_lost(const struct uet_pdc_tx *tx, u32 *psn);

@@ -136,10 +136,10 @@ static void uet_pdc_loss_rules_test(struct kunit *test)
 
 	/* A NACK marks exactly the PSN named, once, and only if in flight. */
 	KUNIT_EXPECT_EQ(test, tx.sacked_hi, ISN + 8);
-	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_nack(&tx, ISN + 1));
-	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_nack(&tx, ISN + 3));
-	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_nack(&tx, ISN + 8));
-	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_nack(&tx, ISN - 1));
+	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_nack(&tx, ISN + 1, false));
+	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_nack(&tx, ISN + 3, false));
+	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_nack(&tx, ISN + 8, false));
+	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_nack(&tx, ISN - 1, false));
 	KUNIT_ASSERT_TRUE(test, uet_pdc_tx_next_lost(&tx, &psn));
 	KUNIT_EXPECT_EQ(test, psn, ISN + 1);
 	uet_pdc_tx_resent(&tx, psn, 20 * MS);
@@ -172,7 +172,7 @@ static void uet_pdc_overtake_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, uet_pdc_tx_init(&tx, 64, ISN), 0);
 	for (i = 0; i < 10; i++)
 		uet_pdc_tx_push(&tx, &rel, 100, 0);
-	KUNIT_EXPECT_TRUE(test, uet_pdc_tx_nack(&tx, ISN + 9));
+	KUNIT_EXPECT_TRUE(test, uet_pdc_tx_nack(&tx, ISN + 9, false));
 	uet_pdc_tx_resent(&tx, ISN + 9, MS);
 	uet_pdc_tx_ack(&tx, ISN - 1, ISN + 9, 1, uet_pdc_test_release, &rel);
 	KUNIT_EXPECT_EQ(test, tx.sacked_hi, ISN);

@@ -88,6 +88,36 @@ int uet_qp_xmit(struct uet_qp *qp, struct sk_buff *skb, u8 tos, u16 entropy)
 	return err;
 }
 
+/* What became of a packet sent on ev, for the peer's path states and the
+ * QP's load balancer. An EV set aside is held for an RTT (facts.md 3.4:
+ * skip for at least one RTT), the minimum RTO before a sample.
+ */
+void uet_qp_path_signal(struct uet_qp *qp, u16 ev, enum uet_ev_sig sig,
+			u64 sent_ns, u64 now)
+{
+	u64 hold = qp->tx.srtt_ns ?:
+		   (u64)uet_param(qp->udev, rto_min_us) * NSEC_PER_USEC;
+
+	if (qp->peer)
+		uet_peer_signal(qp->peer, ev, sig, now, sent_ns, hold);
+	uet_lb_feedback(&qp->lb, ev, sig, now);
+}
+
+/* (Re)start the load balancer on the peer's entropy set. */
+static void uet_qp_lb_start(struct uet_qp *qp, const struct uet_lb_ops *ops)
+{
+	struct uet_dev *udev = qp->udev;
+	struct uet_lb_conf conf = {
+		.reps_ring = uet_param(udev, reps_ring),
+		.reps_freeze_us = uet_param(udev, reps_freeze_us),
+	};
+	const struct uet_ev_table *evt = qp->peer->evt;
+
+	uet_lb_init(&qp->lb, ops, hash_32(qp->ibqp.qp_num << 16 | qp->dest_qpn, 32),
+		    evt->base, evt->count, evt, &conf);
+	qp->entropy = qp->lb.cur;
+}
+
 int uet_qp_send_ack(struct uet_qp *qp)
 {
 	struct uet_resp *resp = qp->resp;
@@ -109,12 +139,15 @@ int uet_qp_send_ack(struct uet_qp *qp)
 		ack.flags |= UET_PDS_ACK_F_ECN;
 	if (resp->ack_dup)
 		ack.flags |= UET_PDS_ACK_F_DUP;
+	ack.ccx = true;
+	ack.ccx_flags = UET_ACKX_F_ENTROPY;
+	ack.entropy = resp->ack_ev;
 
-	skb = uet_qp_alloc_skb(qp, sizeof(struct uet_pds_ack_hdr));
+	skb = uet_qp_alloc_skb(qp, sizeof(struct uet_pds_ackx_hdr));
 	if (!skb)
 		return -ENOMEM;
-	uet_pds_ack_pack(&ack, skb_put(skb, sizeof(struct uet_pds_ack_hdr)),
-			 sizeof(struct uet_pds_ack_hdr));
+	uet_pds_ack_pack(&ack, skb_put(skb, sizeof(struct uet_pds_ackx_hdr)),
+			 sizeof(struct uet_pds_ackx_hdr));
 	resp->ack_pending = 0;
 	resp->ack_now = false;
 	resp->ack_ecn = false;
@@ -193,6 +226,7 @@ static void uet_qp_work(struct work_struct *work)
 {
 	struct uet_qp *qp = container_of(work, struct uet_qp, work);
 	enum ib_qp_state state = uet_qp_state(qp);
+	const struct uet_lb_ops *lb;
 	struct sk_buff *skb;
 	int n;
 
@@ -207,6 +241,10 @@ static void uet_qp_work(struct work_struct *work)
 		uet_resp_flush(qp);
 		return;
 	}
+
+	lb = xchg(&qp->lb_set, NULL);
+	if (lb && qp->peer)
+		uet_qp_lb_start(qp, lb);
 
 	for (n = 0; n < UET_WORK_BUDGET && (skb = skb_dequeue(&qp->rxq)); n++)
 		uet_resp_rcv(qp, skb);
@@ -344,7 +382,6 @@ int uet_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	}
 
 	qp->lb.ops = uet_param(udev, lb);
-	qp->lb.count = uet_param(udev, entropy_count);
 	err = uet_pdc_tx_init(&qp->tx, uet_param(udev, mpr), 0);
 	if (err)
 		goto err_rq;
@@ -434,6 +471,8 @@ int uet_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	if (!qp->srq)
 		uet_queue_cleanup(&qp->rq);
 	uet_queue_cleanup(&qp->sq);
+	if (qp->peer)
+		uet_peer_put(qp->peer);
 	return 0;
 }
 
@@ -488,6 +527,7 @@ int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 {
 	struct uet_qp *qp = to_uqp(ibqp);
 	struct uet_dev *udev = qp->udev;
+	struct uet_peer *peer = NULL;
 	enum ib_qp_state cur, new;
 	struct uet_path path;
 	unsigned long flags;
@@ -508,6 +548,9 @@ int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		err = uet_path_from_ah(udev, &attr->ah_attr, &path);
 		if (err)
 			return err;
+		peer = uet_peer_get(udev, &path);
+		if (!peer)
+			return -ENOMEM;
 	}
 
 	/* Engine state changes below only with the work idle. */
@@ -537,14 +580,15 @@ int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		qp->max_rd_atomic = attr->max_rd_atomic;
 	if (mask & IB_QP_MAX_DEST_RD_ATOMIC)
 		qp->max_dest_rd_atomic = attr->max_dest_rd_atomic;
-	if (mask & IB_QP_DEST_QPN) {
+	if (mask & IB_QP_DEST_QPN)
 		qp->dest_qpn = attr->dest_qp_num;
-		/* Distinct QPs take distinct entropy values, so paths. */
-		uet_lb_init(&qp->lb, qp->lb.ops,
-			    hash_32(ibqp->qp_num << 16 | qp->dest_qpn, 32),
-			    qp->lb.count);
-		qp->entropy = qp->lb.base;
+	if (peer) {
+		swap(qp->peer, peer);
+		qp->entropy = qp->peer->evt->base;
 	}
+	/* Distinct QPs take distinct entropy values, so paths. */
+	if ((mask & (IB_QP_AV | IB_QP_DEST_QPN)) && qp->peer)
+		uet_qp_lb_start(qp, qp->lb.ops);
 	if (mask & IB_QP_QKEY)
 		qp->qkey = attr->qkey;
 	if (mask & IB_QP_RQ_PSN)
@@ -561,6 +605,8 @@ int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		qp->sq_draining = new == IB_QPS_SQD;
 	}
 	spin_unlock_irqrestore(&qp->state_lock, flags);
+	if (peer)
+		uet_peer_put(peer);
 
 	if (new == IB_QPS_RESET) {
 		skb_queue_purge(&qp->rxq);

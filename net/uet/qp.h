@@ -9,6 +9,7 @@
 #define _UET_QP_H
 
 #include "uet.h"
+#include "peer.h"
 #include "wire.h"
 
 /* Engine limits; the transport parameters are in params.h. */
@@ -76,6 +77,11 @@ struct uet_req {
 	struct uet_rjob *jobs;
 	u32 jobs_head, jobs_tail, jobs_mask;
 
+	/* The ACK being processed, for the paths' feedback. */
+	u32 ack_psn;		/* the PSN that triggered it */
+	bool ack_ecn;		/* ... arrived CE-marked */
+	u64 ack_now;
+
 	u32 backoff;		/* RTO expiries without progress */
 	u32 rnr_count;
 	u64 rnr_until_ns;	/* no transmission before (RNR wait) */
@@ -95,6 +101,7 @@ struct uet_resp {
 	bool ack_now;
 	bool ack_ecn;		/* a CE mark arrived since the last ACK */
 	bool ack_dup;		/* a duplicate arrived since the last ACK */
+	u16 ack_ev;		/* entropy value of the packet at ack_psn */
 	u64 ack_deadline_ns;	/* the oldest unacknowledged packet's ACK is due */
 
 	/* The first hole, for NACK PKT_NOT_RCVD. */
@@ -121,6 +128,8 @@ u8 uet_qp_tos(u8 dscp, bool ect);
 int uet_qp_xmit(struct uet_qp *qp, struct sk_buff *skb, u8 tos, u16 entropy);
 struct sk_buff *uet_qp_alloc_skb(struct uet_qp *qp, unsigned int hdr_len);
 int uet_qp_send_ack(struct uet_qp *qp);
+void uet_qp_path_signal(struct uet_qp *qp, u16 ev, enum uet_ev_sig sig,
+			u64 sent_ns, u64 now);
 int uet_qp_send_nack(struct uet_qp *qp, u32 psn, u8 code, u8 vendor,
 		     u32 payload);
 

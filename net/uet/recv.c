@@ -20,6 +20,8 @@ static unsigned int uet_rcv_min_len(int type)
 		       sizeof(struct uet_verbs_hdr_wire);
 	case UET_PDS_ACK_CC:
 		return sizeof(struct uet_pds_ack_hdr);
+	case UET_PDS_ACK_CCX:
+		return sizeof(struct uet_pds_ackx_hdr);
 	case UET_PDS_NACK:
 		return sizeof(struct uet_pds_nack_hdr);
 	default:
@@ -44,13 +46,18 @@ void uet_rcv(struct uet_dev *udev, struct sk_buff *skb)
 		uet_ud_rcv(udev, skb);
 		return;
 	}
+	if (type == UET_PDS_CONTROL || type == UET_PDS_ACK) {
+		uet_peer_rcv_probe(udev, skb);
+		return;
+	}
 	need = uet_rcv_min_len(type);
 	if (!need || !pskb_may_pull(skb, need))
 		goto malformed;
 
-	/* dpdcid sits at bytes 10..11 of all three headers: the QPN. */
+	/* dpdcid sits at bytes 10..11 of all these headers: the QPN. */
 	BUILD_BUG_ON(offsetof(struct uet_pds_req_hdr, dpdcid) != 10);
 	BUILD_BUG_ON(offsetof(struct uet_pds_ack_hdr, dpdcid) != 10);
+	BUILD_BUG_ON(offsetof(struct uet_pds_ackx_hdr, ack.dpdcid) != 10);
 	BUILD_BUG_ON(offsetof(struct uet_pds_nack_hdr, dpdcid) != 10);
 	dpdcid = get_unaligned_be16(skb->data + 10);
 	trace_uet_rx(udev->ibdev.index, dpdcid, skb,

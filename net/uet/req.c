@@ -27,6 +27,18 @@ void uet_req_release_pkt(void *arg, u32 psn, void *cookie)
 	kfree_skb(cookie);
 }
 
+/* The peer acknowledged psn: the path it took delivered it. */
+static void uet_req_acked_pkt(void *arg, u32 psn, void *cookie)
+{
+	struct uet_qp *qp = arg;
+	struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(&qp->tx, psn);
+
+	if (!(qp->req->ack_ecn && psn == qp->req->ack_psn))
+		uet_qp_path_signal(qp, pkt->ev, UET_EV_SIG_GOOD, pkt->sent_ns,
+				   qp->req->ack_now);
+	kfree_skb(cookie);
+}
+
 int uet_req_init(struct uet_qp *qp)
 {
 	struct uet_req *req;
@@ -304,6 +316,9 @@ static int uet_req_xmit_psn(struct uet_qp *qp, u32 psn, bool retx)
 	skb = pskb_copy(pkt->cookie, GFP_KERNEL);
 	if (!skb)
 		return -ENOMEM;
+	pkt->ev = uet_lb_next(&qp->lb, pkt->sent_ns);
+	if (qp->peer)
+		uet_ev_sent(qp->peer->evt, pkt->ev);
 	if (retx) {
 		skb->data[1] |= UET_PDS_REQ_F_RETX;
 		trace_uet_retransmit(qp->udev->ibdev.index, qp->ibqp.qp_num,
@@ -311,7 +326,7 @@ static int uet_req_xmit_psn(struct uet_qp *qp, u32 psn, bool retx)
 		uet_inc(qp->udev, UET_CNT_RETX_PKTS);
 		WRITE_ONCE(qp->nretx, qp->nretx + 1);
 	}
-	return uet_qp_xmit(qp, skb, uet_qp_tos(dscp, true), uet_lb_next(&qp->lb));
+	return uet_qp_xmit(qp, skb, uet_qp_tos(dscp, true), pkt->ev);
 }
 
 static void uet_req_push(struct uet_qp *qp, struct sk_buff *skb, u32 psn)
@@ -484,6 +499,15 @@ static void uet_req_resend(struct uet_qp *qp, int *budget)
 	u32 psn;
 
 	while (*budget > 0 && uet_pdc_tx_next_lost(&qp->tx, &psn)) {
+		struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(&qp->tx, psn);
+		enum uet_ev_sig sig = UET_EV_SIG_LOSS;
+
+		if (pkt->flags & UET_PDC_TRIMMED)
+			sig = UET_EV_SIG_TRIM;
+		else if (pkt->flags & UET_PDC_RTO)
+			sig = UET_EV_SIG_TIMEOUT;
+		/* The path it took hears of it before the copy picks one. */
+		uet_qp_path_signal(qp, pkt->ev, sig, pkt->sent_ns, now);
 		uet_pdc_tx_resent(&qp->tx, psn, now);
 		uet_req_xmit_psn(qp, psn, true);
 		(*budget)--;
@@ -725,9 +749,23 @@ void uet_req_rcv_ack(struct uet_qp *qp, struct sk_buff *skb)
 		uet_pdc_tx_rtt_sample(&qp->tx, psn, now);
 	if (ack.flags & UET_PDS_ACK_F_DUP)
 		uet_pdc_tx_dup_seen(&qp->tx, now);
+	/* A CE mark makes the receiver acknowledge at once: it concerns
+	 * the packet that triggered the ACK, whose entropy value the ACK
+	 * reflects; every other packet it acknowledges arrived unmarked.
+	 */
+	req->ack_ecn = ack.flags & UET_PDS_ACK_F_ECN;
+	req->ack_psn = psn;
+	req->ack_now = now;
+	if (req->ack_ecn) {
+		const struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(&qp->tx, psn);
+		u16 ev = ack.ccx_flags & UET_ACKX_F_ENTROPY ? ack.entropy :
+							      pkt->ev;
+
+		uet_qp_path_signal(qp, ev, UET_EV_SIG_ECN, pkt->sent_ns, now);
+	}
 	newly = uet_pdc_tx_ack(&qp->tx, ack.cack_psn,
 			       ack.cack_psn + ack.sack_psn_offset,
-			       ack.sack_bitmap, uet_req_release_pkt, qp);
+			       ack.sack_bitmap, uet_req_acked_pkt, qp);
 	if (newly > 0) {
 		req->backoff = 0;
 		if (uet_pdc_tx_inflight(&qp->tx))
@@ -756,8 +794,11 @@ void uet_req_rcv_nack(struct uet_qp *qp, struct sk_buff *skb)
 		break;
 	case UET_NACK_TRIMMED:
 	case UET_NACK_TRIMMED_LASTHOP:
+		if (uet_pdc_tx_nack(&qp->tx, nack.psn, true))
+			uet_inc(qp->udev, UET_CNT_RETX_NACK);
+		break;
 	case UET_NACK_PSN_OOR_WINDOW:
-		if (uet_pdc_tx_nack(&qp->tx, nack.psn))
+		if (uet_pdc_tx_nack(&qp->tx, nack.psn, false))
 			uet_inc(qp->udev, UET_CNT_RETX_NACK);
 		break;
 	case UET_NACK_NO_SES_MSG_AVAIL:
@@ -765,7 +806,7 @@ void uet_req_rcv_nack(struct uet_qp *qp, struct sk_buff *skb)
 		/* The peer is alive: RNR waits are counted by rnr_retry only. */
 		req->backoff = 0;
 		uet_req_arm_rto(qp, true);
-		if (!uet_pdc_tx_nack(&qp->tx, nack.psn))
+		if (!uet_pdc_tx_nack(&qp->tx, nack.psn, false))
 			break;
 		/* rnr_retry 7 means retry for ever (IBA 9.7.5.2.8). */
 		if (qp->rnr_retry != 7 && ++req->rnr_count > qp->rnr_retry) {
@@ -779,7 +820,7 @@ void uet_req_rcv_nack(struct uet_qp *qp, struct sk_buff *skb)
 			      HRTIMER_MODE_REL);
 		break;
 	case UET_NACK_EXP_ERR:
-		if (!uet_pdc_tx_nack(&qp->tx, nack.psn))
+		if (!uet_pdc_tx_nack(&qp->tx, nack.psn, false))
 			break;
 		switch (nack.vendor_code) {
 		case UET_VERR_REM_ACCESS:

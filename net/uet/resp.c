@@ -471,7 +471,7 @@ static void uet_resp_data(struct uet_qp *qp, struct sk_buff *skb)
 	/* A switch cut the payload: ask for exactly this PSN again, now. */
 	if (cb->dscp == uet_param(udev, dscp_trimmed) || len < vh.pay_len) {
 		uet_inc(udev, UET_CNT_TRIMMED_RX);
-		uet_qp_send_nack(qp, pds.psn, UET_NACK_TRIMMED, 0, 0);
+		uet_qp_send_nack(qp, pds.psn, UET_NACK_TRIMMED, 0, cb->sport);
 		return;
 	}
 
@@ -494,6 +494,7 @@ static void uet_resp_data(struct uet_qp *qp, struct sk_buff *skb)
 	case UET_PDC_DUP:
 		uet_inc(udev, UET_CNT_DUP_RX);
 		resp->ack_psn = pds.psn;
+		resp->ack_ev = cb->sport;
 		resp->ack_now = true;
 		resp->ack_dup = true;
 		return;
@@ -538,8 +539,14 @@ static void uet_resp_data(struct uet_qp *qp, struct sk_buff *skb)
 		resp->ack_deadline_ns = ktime_get_ns() +
 			(u64)uet_param(udev, ack_delay_us) * NSEC_PER_USEC;
 	resp->ack_psn = pds.psn;
+	resp->ack_ev = cb->sport;
 	if (pds.flags & UET_PDS_REQ_F_ACKREQ)
 		resp->ack_now = true;
+	/* The ACK tells which path marked the packet only while it is the
+	 * newest the ACK covers.
+	 */
+	if (resp->ack_ecn)
+		uet_qp_send_ack(qp);
 	uet_resp_complete(qp);
 }
 
@@ -553,6 +560,7 @@ void uet_resp_rcv(struct uet_qp *qp, struct sk_buff *skb)
 	}
 	switch (uet_pds_type(skb->data, skb->len)) {
 	case UET_PDS_ACK_CC:
+	case UET_PDS_ACK_CCX:
 		uet_req_rcv_ack(qp, skb);
 		return;
 	case UET_PDS_NACK:

@@ -70,6 +70,10 @@ struct uet_dev {
 
 	struct uet_counters __percpu *stats;
 
+	/* Peers of RC QPs (peer.c); readers from softirq use RCU. */
+	struct mutex peers_lock;	/* protects peers (writers) */
+	struct list_head peers;
+
 	/* Set by netlink.c under uet_devs_lock, read with uet_param(). */
 	struct uet_params params;
 	struct list_head list;	/* in uet_devs, under uet_devs_lock */
@@ -217,6 +221,12 @@ struct uet_qp {
 	bool tx_synced;		/* the peer acknowledged: stop sending SYN */
 	bool rx_synced;		/* a SYN told us where the peer's PSNs start */
 	struct uet_lb lb;	/* entropy of each data packet (RC) */
+	/* The peer's shared path states (RC); set by modify_qp with the
+	 * work idle, as lb is.
+	 */
+	struct uet_peer *peer;
+	/* Load balancing asked for by "uet qp set", taken by the work. */
+	const struct uet_lb_ops *lb_set;
 	struct uet_req *req;	/* requester state (req.c) */
 	struct uet_resp *resp;	/* responder state (resp.c) */
 	/* Per-QP counts for netlink, which reads them without the work. */

@@ -82,12 +82,13 @@ int uet_pds_ack_pack(const struct uet_pds_ack *ack, void *buf, size_t len)
 {
 	struct uet_pds_ack_hdr *hdr = buf;
 
-	if (len < sizeof(*hdr))
+	if (len < (ack->ccx ? sizeof(struct uet_pds_ackx_hdr) : sizeof(*hdr)))
 		return -EMSGSIZE;
 	if (ack->flags > UET_PDS_FLAGS_MASK || ack->cc_type > 0xf ||
 	    ack->cc_flags > 0xf)
 		return -EINVAL;
-	put_unaligned_be16(uet_prologue(UET_PDS_ACK_CC, 0, ack->flags),
+	put_unaligned_be16(uet_prologue(ack->ccx ? UET_PDS_ACK_CCX :
+					UET_PDS_ACK_CC, 0, ack->flags),
 			   &hdr->prologue);
 	put_unaligned_be16((u16)ack->ack_psn_offset, &hdr->ack_psn_offset);
 	put_unaligned_be32(ack->cack_psn, &hdr->cack_psn);
@@ -98,6 +99,15 @@ int uet_pds_ack_pack(const struct uet_pds_ack *ack, void *buf, size_t len)
 	put_unaligned_be16((u16)ack->sack_psn_offset, &hdr->sack_psn_offset);
 	put_unaligned_be64(ack->sack_bitmap, &hdr->sack_bitmap);
 	put_unaligned_be64(ack->cc_state, &hdr->cc_state);
+	if (ack->ccx) {
+		struct uet_pds_ackx_hdr *x = buf;
+
+		put_unaligned_be16(ack->entropy, &x->entropy);
+		x->ccx_flags = ack->ccx_flags;
+		x->rsvd = 0;
+		put_unaligned_be32(0, &x->rsvd2);
+		return sizeof(*x);
+	}
 	return sizeof(*hdr);
 }
 
@@ -109,8 +119,25 @@ int uet_pds_ack_parse(const void *buf, size_t len, struct uet_pds_ack *ack)
 	if (len < sizeof(*hdr))
 		return -EBADMSG;
 	prologue = get_unaligned_be16(&hdr->prologue);
-	if (prologue >> UET_PDS_TYPE_SHIFT != UET_PDS_ACK_CC)
+	switch (prologue >> UET_PDS_TYPE_SHIFT) {
+	case UET_PDS_ACK_CC:
+		ack->ccx = false;
+		ack->ccx_flags = 0;
+		ack->entropy = 0;
+		break;
+	case UET_PDS_ACK_CCX: {
+		const struct uet_pds_ackx_hdr *x = buf;
+
+		if (len < sizeof(*x))
+			return -EBADMSG;
+		ack->ccx = true;
+		ack->ccx_flags = x->ccx_flags;
+		ack->entropy = get_unaligned_be16(&x->entropy);
+		break;
+	}
+	default:
 		return -EPROTO;
+	}
 	ack->flags = prologue & UET_PDS_FLAGS_MASK;
 	ack->ack_psn_offset = (s16)get_unaligned_be16(&hdr->ack_psn_offset);
 	ack->cack_psn = get_unaligned_be32(&hdr->cack_psn);
@@ -122,7 +149,57 @@ int uet_pds_ack_parse(const void *buf, size_t len, struct uet_pds_ack *ack)
 	ack->sack_psn_offset = (s16)get_unaligned_be16(&hdr->sack_psn_offset);
 	ack->sack_bitmap = get_unaligned_be64(&hdr->sack_bitmap);
 	ack->cc_state = get_unaligned_be64(&hdr->cc_state);
-	return sizeof(*hdr);
+	return ack->ccx ? sizeof(struct uet_pds_ackx_hdr) : sizeof(*hdr);
+}
+
+/* A probe (CONTROL PROBE, 16 bytes) or its answer (ACK with P, 12 bytes);
+ * PDC ids 0: the devices answer, not a QP.
+ */
+int uet_probe_pack(u16 opaque, bool answer, void *buf, size_t len)
+{
+	struct uet_pds_ctl_hdr *hdr = buf;
+	size_t n = answer ? UET_PDS_PLAIN_ACK_LEN : sizeof(*hdr);
+
+	if (len < n)
+		return -EMSGSIZE;
+	memset(buf, 0, n);
+	if (answer)
+		put_unaligned_be16(uet_prologue(UET_PDS_ACK, 0,
+						UET_PDS_ACK_F_PROBE),
+				   &hdr->prologue);
+	else
+		put_unaligned_be16(uet_prologue(UET_PDS_CONTROL, UET_CTL_PROBE,
+						0), &hdr->prologue);
+	put_unaligned_be16(opaque, &hdr->probe_opaque);
+	return n;
+}
+
+int uet_probe_parse(const void *buf, size_t len, u16 *opaque, bool *answer)
+{
+	const struct uet_pds_ctl_hdr *hdr = buf;
+	u16 prologue;
+
+	if (len < UET_PDS_PLAIN_ACK_LEN)
+		return -EBADMSG;
+	prologue = get_unaligned_be16(&hdr->prologue);
+	switch (prologue >> UET_PDS_TYPE_SHIFT) {
+	case UET_PDS_ACK:
+		if (!(prologue & UET_PDS_ACK_F_PROBE))
+			return -EPROTO;
+		*answer = true;
+		break;
+	case UET_PDS_CONTROL:
+		if (len < sizeof(*hdr) ||
+		    (prologue >> UET_PDS_NEXT_SHIFT & UET_PDS_NEXT_MASK) !=
+		    UET_CTL_PROBE)
+			return -EPROTO;
+		*answer = false;
+		break;
+	default:
+		return -EPROTO;
+	}
+	*opaque = get_unaligned_be16(&hdr->probe_opaque);
+	return *answer ? UET_PDS_PLAIN_ACK_LEN : sizeof(*hdr);
 }
 
 int uet_pds_nack_pack(const struct uet_pds_nack *nack, void *buf, size_t len)

@@ -83,6 +83,20 @@ struct uet_pds_ack_hdr {
 	__be64 cc_state;
 } __packed;
 
+/* ACK_CCX: ACK_CC and 8 bytes of extension. uet reflects there the
+ * entropy value of the packet that triggered the ACK, which the ACK's own
+ * source port (it may take another path) does not tell.
+ */
+struct uet_pds_ackx_hdr {
+	struct uet_pds_ack_hdr ack;
+	__be16 entropy;
+	u8 ccx_flags;		/* UET_ACKX_F_* */
+	u8 rsvd;
+	__be32 rsvd2;
+} __packed;
+
+#define UET_ACKX_F_ENTROPY	0x01	/* entropy is valid */
+
 struct uet_pds_ack {
 	u8 flags;
 	s16 ack_psn_offset;
@@ -95,6 +109,9 @@ struct uet_pds_ack {
 	s16 sack_psn_offset;
 	u64 sack_bitmap;
 	u64 cc_state;
+	bool ccx;		/* ACK_CCX: the fields below travel */
+	u8 ccx_flags;
+	u16 entropy;
 };
 
 /* NACK (16 bytes). */
@@ -134,6 +151,26 @@ struct uet_pds_nack {
 	u16 dpdcid;
 	u32 payload;
 };
+
+/* CONTROL (16 bytes); uet sends only PROBE: "does this path work?". */
+struct uet_pds_ctl_hdr {
+	__be16 prologue;	/* type CONTROL, next_hdr: ctl_type */
+	__be16 probe_opaque;	/* echoed by the answer */
+	__be32 psn;
+	__be16 spdcid;
+	__be16 dpdcid;
+	__be32 payload;
+} __packed;
+
+#define UET_CTL_PROBE		6
+/* The answer to a probe: a plain ACK (12 bytes) with flag P, echoing
+ * probe_opaque in the ack_psn_offset field.
+ */
+#define UET_PDS_ACK_F_PROBE	0x08
+#define UET_PDS_PLAIN_ACK_LEN	12
+
+int uet_probe_pack(u16 opaque, bool answer, void *buf, size_t len);
+int uet_probe_parse(const void *buf, size_t len, u16 *opaque, bool *answer);
 
 int uet_pds_ack_pack(const struct uet_pds_ack *ack, void *buf, size_t len);
 int uet_pds_ack_parse(const void *buf, size_t len, struct uet_pds_ack *ack);

@@ -135,6 +135,54 @@ static void uet_pds_ack_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, uet_pds_ack_parse(buf, sizeof(buf), &out), -EPROTO);
 }
 
+/* ACK_CCX reflects the entropy value; a probe and its answer. */
+static void uet_pds_ackx_probe_test(struct kunit *test)
+{
+	const struct uet_pds_ack in = {
+		.cack_psn = 77,
+		.ccx = true,
+		.ccx_flags = UET_ACKX_F_ENTROPY,
+		.entropy = 0xc123,
+	};
+	u8 buf[sizeof(struct uet_pds_ackx_hdr)];
+	struct uet_pds_ack out;
+	bool answer;
+	u16 opaque;
+
+	KUNIT_ASSERT_EQ(test, uet_pds_ack_pack(&in, buf, sizeof(buf)), 40);
+	KUNIT_EXPECT_EQ(test, uet_pds_ack_pack(&in, buf, 39), -EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, uet_pds_type(buf, 2), UET_PDS_ACK_CCX);
+	KUNIT_EXPECT_EQ(test, buf[32], 0xc1);
+	KUNIT_EXPECT_EQ(test, buf[33], 0x23);
+	KUNIT_ASSERT_EQ(test, uet_pds_ack_parse(buf, sizeof(buf), &out), 40);
+	KUNIT_EXPECT_TRUE(test, out.ccx);
+	KUNIT_EXPECT_EQ(test, out.entropy, 0xc123);
+	KUNIT_EXPECT_EQ(test, out.ccx_flags, UET_ACKX_F_ENTROPY);
+	KUNIT_EXPECT_EQ(test, out.cack_psn, 77U);
+	/* An ACK_CCX cut to ACK_CC size is malformed. */
+	KUNIT_EXPECT_EQ(test, uet_pds_ack_parse(buf, 32, &out), -EBADMSG);
+
+	KUNIT_ASSERT_EQ(test, uet_probe_pack(0xc0de, false, buf, sizeof(buf)), 16);
+	KUNIT_EXPECT_EQ(test, uet_pds_type(buf, 2), UET_PDS_CONTROL);
+	KUNIT_ASSERT_EQ(test, uet_probe_parse(buf, 16, &opaque, &answer), 16);
+	KUNIT_EXPECT_FALSE(test, answer);
+	KUNIT_EXPECT_EQ(test, opaque, 0xc0de);
+	KUNIT_EXPECT_EQ(test, uet_probe_parse(buf, 15, &opaque, &answer),
+			-EPROTO);
+	KUNIT_ASSERT_EQ(test, uet_probe_pack(0xc0de, true, buf, sizeof(buf)), 12);
+	KUNIT_EXPECT_EQ(test, uet_pds_type(buf, 2), UET_PDS_ACK);
+	KUNIT_ASSERT_EQ(test, uet_probe_parse(buf, 12, &opaque, &answer), 12);
+	KUNIT_EXPECT_TRUE(test, answer);
+	KUNIT_EXPECT_EQ(test, opaque, 0xc0de);
+	KUNIT_EXPECT_EQ(test, uet_probe_parse(buf, 11, &opaque, &answer),
+			-EBADMSG);
+	/* A plain ACK without P is not an answer. */
+	buf[1] = 0;
+	KUNIT_EXPECT_EQ(test, uet_probe_parse(buf, 12, &opaque, &answer),
+			-EPROTO);
+	KUNIT_EXPECT_EQ(test, uet_probe_pack(1, false, buf, 15), -EMSGSIZE);
+}
+
 static void uet_pds_nack_test(struct kunit *test)
 {
 	const struct uet_pds_nack in = {
@@ -279,6 +327,7 @@ static struct kunit_case uet_wire_cases[] = {
 	KUNIT_CASE(uet_pds_req_reject_test),
 	KUNIT_CASE(uet_ib_mtu_test),
 	KUNIT_CASE(uet_pds_ack_test),
+	KUNIT_CASE(uet_pds_ackx_probe_test),
 	KUNIT_CASE(uet_pds_nack_test),
 	KUNIT_CASE(uet_verbs_hdr_test),
 	KUNIT_CASE(uet_uud_bytes_test),

@@ -36,6 +36,9 @@ static const enum mnl_attr_data_type dev_types[UET_A_DEV_MAX + 1] = {
 	[UET_A_DEV_ENTROPY_COUNT] = MNL_TYPE_U32,
 	[UET_A_DEV_CC] = MNL_TYPE_NUL_STRING,
 	[UET_A_DEV_LB] = MNL_TYPE_NUL_STRING,
+	[UET_A_DEV_REPS_RING] = MNL_TYPE_U32,
+	[UET_A_DEV_REPS_FREEZE_US] = MNL_TYPE_U32,
+	[UET_A_DEV_PROBE_INTERVAL_US] = MNL_TYPE_U32,
 	/* UET_A_DEV_STAT repeats: dev_print_stats() walks the message. */
 };
 
@@ -60,6 +63,9 @@ static const struct dev_param {
 	{ "entropy_count", UET_A_DEV_ENTROPY_COUNT },
 	{ "cc", UET_A_DEV_CC },
 	{ "lb", UET_A_DEV_LB },
+	{ "reps_ring", UET_A_DEV_REPS_RING },
+	{ "reps_freeze_us", UET_A_DEV_REPS_FREEZE_US },
+	{ "probe_interval_us", UET_A_DEV_PROBE_INTERVAL_US },
 };
 
 void dev_usage(FILE *f)
@@ -72,8 +78,9 @@ void dev_usage(FILE *f)
 		"                  mpr | ack_every | ack_delay_us | dupthresh |\n"
 		"                  nack_reorder_pkts | nack_reorder_us |\n"
 		"                  rto_min_us | rto_max_us | rto_linear |\n"
-		"                  entropy_count } NUMBER\n"
-		"            | { cc | lb } NAME\n");
+		"                  entropy_count | reps_ring | reps_freeze_us |\n"
+		"                  probe_interval_us } NUMBER\n"
+		"            | cc NAME | lb { single | spray | reps }\n");
 }
 
 void dev_parse(const struct nlmsghdr *nlh, const struct nlattr **tb)

@@ -127,9 +127,20 @@ bool nl_put_u8(struct nlmsghdr *nlh, uint16_t type, uint8_t v)
 	return nl_fits(mnl_attr_put_u8_check(nlh, sizeof(buf), type, v));
 }
 
+bool nl_put_u16(struct nlmsghdr *nlh, uint16_t type, uint16_t v)
+{
+	return nl_fits(mnl_attr_put_u16_check(nlh, sizeof(buf), type, v));
+}
+
 bool nl_put_u32(struct nlmsghdr *nlh, uint16_t type, uint32_t v)
 {
 	return nl_fits(mnl_attr_put_u32_check(nlh, sizeof(buf), type, v));
+}
+
+bool nl_put_bin(struct nlmsghdr *nlh, uint16_t type, const void *data,
+		size_t len)
+{
+	return nl_fits(mnl_attr_put_check(nlh, sizeof(buf), type, len, data));
 }
 
 static const char *nl_extack_msg(const struct nlmsghdr *nlh, size_t off)

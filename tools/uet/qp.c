@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * uet qp: the transport state of QPs, one line each: where each PSN space
- * stands, what is in flight, how much was lost and the RTT estimate.
+ * stands, what is in flight, how much was lost and the RTT estimate; and
+ * the load balancing of one QP changed.
  */
 #include <arpa/inet.h>
 #include <stdint.h>
@@ -67,6 +68,7 @@ void qp_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: uet [ -j ] qp show [ dev DEV ] [ qpn QPN ]\n"
+		"       uet qp set dev DEV qpn QPN lb { single | spray | reps }\n"
 		"       uet qp help\n"
 		"QPN needs DEV.\n");
 }
@@ -213,9 +215,58 @@ static int qp_show(struct uet *u, int argc, char **argv)
 	return ret ? 1 : 0;
 }
 
+static int qp_set(struct uet *u, int argc, char **argv)
+{
+	static const char *const keys[] = { "dev", "qpn", "lb", NULL };
+	const char *val[ARRAY_SIZE(keys) - 1] = { NULL };
+	struct nlmsghdr *nlh;
+	unsigned long qpn;
+	size_t i;
+
+	/* Every argument is checked before anything reaches the kernel. */
+	for (; argc; argc -= 2, argv += 2) {
+		int k = lookup(argv[0], keys);
+
+		if (k < 0) {
+			fprintf(stderr, "uet: unexpected \"%s\"\n", argv[0]);
+			qp_usage(stderr);
+			return 1;
+		}
+		if (argc < 2) {
+			fprintf(stderr, "uet: %s needs a value\n", keys[k]);
+			return 1;
+		}
+		if (val[k]) {
+			fprintf(stderr, "uet: %s given twice\n", keys[k]);
+			return 1;
+		}
+		val[k] = argv[1];
+	}
+	for (i = 0; i < ARRAY_SIZE(val); i++) {
+		if (!val[i]) {
+			fprintf(stderr, "uet: qp set needs %s\n", keys[i]);
+			qp_usage(stderr);
+			return 1;
+		}
+	}
+	if (!parse_uint(val[1], UINT32_MAX, &qpn)) {
+		fprintf(stderr, "uet: qpn must be a number, not \"%s\"\n", val[1]);
+		return 1;
+	}
+
+	if (nl_open(u))
+		return 1;
+	nlh = nl_msg(u, UET_CMD_QP_SET, 0);
+	if (!nl_put_strz(nlh, UET_A_QP_DEV_NAME, val[0]) ||
+	    !nl_put_u32(nlh, UET_A_QP_QPN, qpn) ||
+	    !nl_put_strz(nlh, UET_A_QP_LB, val[2]))
+		return 1;
+	return nl_request(u, nlh, NULL, NULL) ? 1 : 0;
+}
+
 int do_qp(struct uet *u, int argc, char **argv)
 {
-	static const char *const cmds[] = { "show", "help", NULL };
+	static const char *const cmds[] = { "show", "set", "help", NULL };
 
 	if (!argc)
 		return qp_show(u, 0, NULL);
@@ -223,6 +274,8 @@ int do_qp(struct uet *u, int argc, char **argv)
 	case 0:
 		return qp_show(u, argc - 1, argv + 1);
 	case 1:
+		return qp_set(u, argc - 1, argv + 1);
+	case 2:
 		qp_usage(stdout);
 		return 0;
 	}

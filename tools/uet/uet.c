@@ -16,7 +16,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: uet [ OPTIONS ] OBJECT { COMMAND | help }\n"
 		"       uet help\n"
-		"where  OBJECT := { dev | qp | monitor }\n"
+		"where  OBJECT := { dev | qp | path | monitor }\n"
 		"       OPTIONS := { -j[son] | -p[retty] | -s[tatistics] | -h[elp] }\n");
 }
 
@@ -58,7 +58,7 @@ int main(int argc, char **argv)
 		"-json", "-pretty", "-statistics", "-help", NULL
 	};
 	static const char *const objects[] = {
-		"dev", "qp", "monitor", "help", NULL
+		"dev", "qp", "path", "monitor", "help", NULL
 	};
 	struct uet u = { 0 };
 	bool pretty = false;
@@ -103,9 +103,12 @@ int main(int argc, char **argv)
 		ret = do_qp(&u, argc - 1, argv + 1);
 		break;
 	case 2:
-		ret = do_monitor(&u, argc - 1, argv + 1);
+		ret = do_path(&u, argc - 1, argv + 1);
 		break;
 	case 3:
+		ret = do_monitor(&u, argc - 1, argv + 1);
+		break;
+	case 4:
 		usage(stdout);
 		return 0;
 	default:

@@ -34,7 +34,10 @@ void nl_close(struct uet *u);
 struct nlmsghdr *nl_msg(struct uet *u, uint8_t cmd, uint16_t flags);
 bool nl_put_strz(struct nlmsghdr *nlh, uint16_t type, const char *s);
 bool nl_put_u8(struct nlmsghdr *nlh, uint16_t type, uint8_t v);
+bool nl_put_u16(struct nlmsghdr *nlh, uint16_t type, uint16_t v);
 bool nl_put_u32(struct nlmsghdr *nlh, uint16_t type, uint32_t v);
+bool nl_put_bin(struct nlmsghdr *nlh, uint16_t type, const void *data,
+		size_t len);
 int nl_request(struct uet *u, struct nlmsghdr *nlh, mnl_cb_t cb, void *data);
 void nl_parse(const struct nlmsghdr *nlh, const enum mnl_attr_data_type *types,
 	      unsigned int max, const struct nlattr **tb);
@@ -73,7 +76,7 @@ void print_text(const char *s);
 void print_list_item(void);
 void print_list_end(bool ok);
 
-/* dev.c, qp.c, monitor.c */
+/* dev.c, qp.c, path.c, monitor.c */
 void dev_usage(FILE *f);
 void dev_parse(const struct nlmsghdr *nlh, const struct nlattr **tb);
 int do_dev(struct uet *u, int argc, char **argv);
@@ -81,6 +84,8 @@ void qp_usage(FILE *f);
 int do_qp(struct uet *u, int argc, char **argv);
 void qp_parse(const struct nlmsghdr *nlh, const struct nlattr **tb);
 void qp_print_state(const struct nlattr *a);
+void path_usage(FILE *f);
+int do_path(struct uet *u, int argc, char **argv);
 void monitor_usage(FILE *f);
 int do_monitor(struct uet *u, int argc, char **argv);
 

@@ -26,6 +26,19 @@ enum uet_cmd {
 	/* Events, multicast to UET_GENL_MCGRP_EVENTS. */
 	UET_CMD_DEV_NTF,	/* a device's port went up or down */
 	UET_CMD_QP_NTF,		/* a QP entered the error state */
+	/* Change one QP (CAP_NET_ADMIN): UET_A_QP_DEV_INDEX or
+	 * UET_A_QP_DEV_NAME, UET_A_QP_QPN, and UET_A_QP_LB.
+	 */
+	UET_CMD_QP_SET,
+	/* dump: the entropy values of every peer of every device (or of the
+	 * device the request names), one message per value.
+	 */
+	UET_CMD_PATH_GET,
+	/* Deny or allow an entropy value (CAP_NET_ADMIN): UET_A_PATH_DEV_*,
+	 * UET_A_PATH_ENTROPY, UET_A_PATH_DENY, and UET_A_PATH_PEER (without
+	 * it: towards every peer of the device).
+	 */
+	UET_CMD_PATH_SET,
 
 	__UET_CMD_MAX,
 	UET_CMD_MAX = __UET_CMD_MAX - 1
@@ -60,6 +73,10 @@ enum uet_dev_attr {
 	UET_A_DEV_LB,			/* string: load balancing of new QPs */
 	/* Read only again. */
 	UET_A_DEV_STAT,			/* nest, repeated: enum uet_stat_attr */
+	/* Settable. */
+	UET_A_DEV_REPS_RING,		/* u32: REPS recycled values, 1..32 */
+	UET_A_DEV_REPS_FREEZE_US,	/* u32: REPS freeze after a loss */
+	UET_A_DEV_PROBE_INTERVAL_US,	/* u32: between probes of a bad value */
 
 	__UET_A_DEV_MAX,
 	UET_A_DEV_MAX = __UET_A_DEV_MAX - 1
@@ -109,6 +126,36 @@ enum uet_qp_attr {
 
 	__UET_A_QP_MAX,
 	UET_A_QP_MAX = __UET_A_QP_MAX - 1
+};
+
+/* States of an entropy value towards a peer. */
+enum uet_path_state {
+	UET_PATH_GOOD,		/* carries data */
+	UET_PATH_SKIP,		/* set aside for an RTT after a loss or trim */
+	UET_PATH_ASSUMED_BAD,	/* lost packets: only probes until answered */
+	UET_PATH_DENIED,	/* by the operator */
+};
+
+/* One entropy value towards one peer. */
+enum uet_path_attr {
+	UET_A_PATH_UNSPEC,
+	UET_A_PATH_PAD,
+	UET_A_PATH_DEV_INDEX,		/* u32 */
+	UET_A_PATH_DEV_NAME,		/* string */
+	UET_A_PATH_PEER,		/* binary, 16 bytes: the peer's address
+					 * as a GID (IPv4 v4-mapped)
+					 */
+	UET_A_PATH_ENTROPY,		/* u16: the UDP source port */
+	UET_A_PATH_STATE,		/* u8: enum uet_path_state */
+	UET_A_PATH_PKTS,		/* u64: data packets sent on it */
+	UET_A_PATH_ECN,			/* u64: acknowledged CE-marked */
+	UET_A_PATH_NACKS,		/* u64: came back trimmed */
+	UET_A_PATH_LOSSES,		/* u64: lost (SACK or NACK) */
+	UET_A_PATH_TIMEOUTS,		/* u64: lost by retransmit timeout */
+	UET_A_PATH_DENY,		/* u8 (PATH_SET): 1 deny, 0 allow */
+
+	__UET_A_PATH_MAX,
+	UET_A_PATH_MAX = __UET_A_PATH_MAX - 1
 };
 
 #endif /* _UAPI_LINUX_UET_H */

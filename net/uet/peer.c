@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Peers (peer.h): lookup and lifetime, and the probes of entropy values
+ * assumed bad. A probe is a CONTROL PROBE packet sent on the suspect value
+ * to the peer's device, which answers it without any state (a plain ACK
+ * with flag P echoing the value); an answer puts the value back in use.
+ */
+#include <linux/jhash.h>
+#include <linux/slab.h>
+
+#include "lb.h"
+#include "peer.h"
+#include "qp.h"
+#include "udp.h"
+#include "wire.h"
+
+/* Probes sent per round, so a dead spine costs a bounded burst. */
+#define UET_PEER_PROBES_MAX	32
+
+bool uet_peer_match(const struct uet_peer *peer, const struct uet_path *path)
+{
+	if (peer->path.family != path->family)
+		return false;
+	if (path->family == AF_INET)
+		return peer->path.daddr.v4 == path->daddr.v4 &&
+		       peer->path.saddr.v4 == path->saddr.v4;
+	return ipv6_addr_equal(&peer->path.daddr.v6, &path->daddr.v6) &&
+	       ipv6_addr_equal(&peer->path.saddr.v6, &path->saddr.v6);
+}
+
+static void uet_peer_probe(struct uet_dev *udev, u16 ev, bool answer,
+			   const struct uet_path *path)
+{
+	struct sk_buff *skb;
+	unsigned int n = sizeof(struct uet_pds_ctl_hdr);
+
+	skb = alloc_skb(UET_SKB_HEADROOM(udev->ndev) + n, GFP_ATOMIC);
+	if (!skb)
+		return;
+	skb_reserve(skb, UET_SKB_HEADROOM(udev->ndev));
+	n = uet_probe_pack(ev, answer, skb_put(skb, n), n);
+	skb_trim(skb, n);
+	if (uet_udp_xmit(udev, skb, path, ev,
+			 uet_qp_tos(uet_param(udev, dscp_control), false)))
+		return;
+	uet_inc(udev, answer ? UET_CNT_PROBE_ANSWERED : UET_CNT_PROBE_TX);
+}
+
+static void uet_peer_probe_work(struct work_struct *work)
+{
+	struct uet_peer *peer = container_of(to_delayed_work(work),
+					     struct uet_peer, probe_work);
+	u64 interval = (u64)uet_param(peer->udev, probe_interval_us) *
+		       NSEC_PER_USEC;
+	u16 evs[UET_PEER_PROBES_MAX];
+	u32 i, n;
+
+	n = uet_ev_probe_due(peer->evt, ktime_get_ns(), interval, evs,
+			     ARRAY_SIZE(evs));
+	for (i = 0; i < n; i++)
+		uet_peer_probe(peer->udev, evs[i], false, &peer->path);
+	if (READ_ONCE(peer->evt->nbad))
+		schedule_delayed_work(&peer->probe_work,
+				      usecs_to_jiffies(interval / NSEC_PER_USEC));
+}
+
+struct uet_peer *uet_peer_get(struct uet_dev *udev,
+			      const struct uet_path *path)
+{
+	u32 count = uet_param(udev, entropy_count);
+	struct uet_peer *peer, *new;
+	u32 hash;
+
+	mutex_lock(&udev->peers_lock);
+	list_for_each_entry(peer, &udev->peers, node) {
+		if (uet_peer_match(peer, path)) {
+			refcount_inc(&peer->ref);
+			mutex_unlock(&udev->peers_lock);
+			return peer;
+		}
+	}
+	new = kzalloc(sizeof(*new), GFP_KERNEL);
+	if (!new)
+		goto out;
+	/* The set depends on both addresses only, so every QP between two
+	 * hosts shares it, and distinct host pairs spread over the space.
+	 */
+	hash = jhash(&path->daddr, sizeof(path->daddr),
+		     jhash(&path->saddr, sizeof(path->saddr), 0));
+	new->evt = uet_ev_table_alloc(uet_lb_set_base(hash, count), count);
+	if (!new->evt) {
+		kfree(new);
+		new = NULL;
+		goto out;
+	}
+	refcount_set(&new->ref, 1);
+	new->udev = udev;
+	new->path = *path;
+	INIT_DELAYED_WORK(&new->probe_work, uet_peer_probe_work);
+	list_add_tail_rcu(&new->node, &udev->peers);
+out:
+	mutex_unlock(&udev->peers_lock);
+	return new;
+}
+
+void uet_peer_put(struct uet_peer *peer)
+{
+	struct uet_dev *udev = peer->udev;
+
+	mutex_lock(&udev->peers_lock);
+	if (!refcount_dec_and_test(&peer->ref)) {
+		mutex_unlock(&udev->peers_lock);
+		return;
+	}
+	list_del_rcu(&peer->node);
+	mutex_unlock(&udev->peers_lock);
+	synchronize_rcu();
+	cancel_delayed_work_sync(&peer->probe_work);
+	uet_ev_table_free(peer->evt);
+	kfree(peer);
+}
+
+/* What became of a packet on ev; starts the prober when ev looks dead. */
+void uet_peer_signal(struct uet_peer *peer, u16 ev, enum uet_ev_sig sig,
+		     u64 now, u64 sent_ns, u64 hold_ns)
+{
+	uet_ev_signal(peer->evt, ev, sig, now, sent_ns, hold_ns);
+	if (READ_ONCE(peer->evt->nbad) && !delayed_work_pending(&peer->probe_work))
+		schedule_delayed_work(&peer->probe_work, 0);
+}
+
+/* A probe or its answer arrived (skb->data at the PDS header); consumes
+ * skb. Softirq context.
+ */
+void uet_peer_rcv_probe(struct uet_dev *udev, struct sk_buff *skb)
+{
+	struct uet_skb_cb *cb = UET_SKB_CB(skb);
+	struct uet_path from = { .family = cb->family };
+	struct uet_peer *peer;
+	bool answer;
+	u16 ev;
+
+	if (uet_probe_parse(skb->data, skb_headlen(skb), &ev, &answer) < 0) {
+		uet_inc(udev, UET_CNT_DROP_MALFORMED);
+		goto out;
+	}
+	/* Seen from here: our address is its destination. */
+	BUILD_BUG_ON(sizeof(from.saddr) != sizeof(cb->daddr));
+	memcpy(&from.saddr, &cb->daddr, sizeof(from.saddr));
+	memcpy(&from.daddr, &cb->saddr, sizeof(from.daddr));
+	if (!answer) {
+		uet_peer_probe(udev, ev, true, &from);
+		goto out;
+	}
+	rcu_read_lock();
+	list_for_each_entry_rcu(peer, &udev->peers, node) {
+		if (uet_peer_match(peer, &from)) {
+			if (uet_ev_probe_ok(peer->evt, ev))
+				uet_inc(udev, UET_CNT_PROBE_RECOVERED);
+			break;
+		}
+	}
+	rcu_read_unlock();
+out:
+	consume_skb(skb);
+}

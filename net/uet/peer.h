@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Peers of a device: one per remote address its RC QPs talk to, holding
+ * the entropy-value states (ev.h) those QPs share and the prober that
+ * brings broken paths back.
+ */
+#ifndef _UET_PEER_H
+#define _UET_PEER_H
+
+#include <linux/refcount.h>
+#include <linux/workqueue.h>
+
+#include "ev.h"
+#include "uet.h"
+
+struct uet_peer {
+	struct list_head node;	/* in udev->peers, under udev->peers_lock;
+				 * readers walk it under RCU
+				 */
+	refcount_t ref;		/* one per QP bound to it */
+	struct uet_dev *udev;
+	struct uet_path path;	/* immutable: where probes go */
+	struct delayed_work probe_work;
+	struct uet_ev_table *evt;
+};
+
+struct uet_peer *uet_peer_get(struct uet_dev *udev,
+			      const struct uet_path *path);
+void uet_peer_put(struct uet_peer *peer);
+void uet_peer_signal(struct uet_peer *peer, u16 ev, enum uet_ev_sig sig,
+		     u64 now, u64 sent_ns, u64 hold_ns);
+void uet_peer_rcv_probe(struct uet_dev *udev, struct sk_buff *skb);
+bool uet_peer_match(const struct uet_peer *peer, const struct uet_path *path);
+
+#endif /* _UET_PEER_H */

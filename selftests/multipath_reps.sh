@@ -1,0 +1,176 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# REPS and the entropy-value states over a leaf-spine fabric of 4 spines,
+# each rate-limited to R by sch_uet towards b. One QP writes from a to b,
+# every byte verified.
+#
+# 1. One spine at R/2: spray gives every spine an equal share, so the slow
+#    one caps the QP near 4 x R/2; reps recycles the values whose packets
+#    came back unmarked and puts less on the slow spine.
+# 2. During one long reps WRITE:
+#    - the operator denies the busiest entropy value: it carries no packet
+#      afterwards;
+#    - spine 1 becomes a blackhole (routes to both hosts dropped): the QP
+#      carries on over the others, the values through spine 1 end
+#      ASSUMED_BAD, and the rate recovers;
+#    - spine 1 comes back: probes make its values GOOD and traffic uses it
+#      again.
+. "$(dirname "$0")/lib.sh"
+
+require_stock_kernel
+SPINES=4 RATE_MBIT=12 EVS=256
+UET=$UET_SELFTESTS/../tools/uet/uet
+leaf_spine $SPINES || fail "leaf-spine fabric"
+sch_uet_load
+uet_load
+in_ns a rdma link add uet0 type uet netdev a0 || fail "rdma link add uet0"
+in_ns b rdma link add uet1 type uet netdev b0 || fail "rdma link add uet1"
+T=$(mktemp -d)
+on_exit "rm -rf $T"
+rate() {
+	in_ns "s$1" tc qdisc replace dev "s$1-b" root uet rate "${2}mbit" limit 131072
+}
+for ((i = 1; i <= SPINES; i++)); do
+	rate $i $RATE_MBIT || fail "sch_uet on spine $i"
+done
+
+# run LB BYTES: a verified WRITE; leaves "secs b1 b2 ..." in $T/LB.
+run() {
+	local lb=$1 before after secs
+	in_ns a "$UET" dev set uet0 lb "$lb" entropy_count $EVS || return 1
+	before=$(spine_bytes $SPINES)
+	uet_verify b uet1 a uet0 10.0.2.1 "$T/verify.$lb" -o write -b "$2" -T 600 ||
+		return 1
+	after=$(spine_bytes $SPINES)
+	secs=$(sed -n 's/.* secs=\([0-9.]*\) .*/\1/p' "$T/verify.$lb")
+	python3 -c 'import sys
+b = [int(x) for x in sys.argv[2].split()]
+a = [int(x) for x in sys.argv[3].split()]
+print(sys.argv[1], *[y - x for x, y in zip(b, a)])' "$secs" "$before" "$after" >"$T/$lb"
+}
+
+# stat LB EXPR: evaluates EXPR over rate (wire bytes/s in units of R) and
+# shares (per spine, fractions), prints it.
+stat() {
+	python3 - "$RATE_MBIT" "$T/$1" "$2" <<'PY'
+import sys
+r = float(sys.argv[1]) * 1e6 / 8
+secs, *b = open(sys.argv[2]).read().split()
+secs, b = float(secs), [int(x) for x in b]
+rate, shares = sum(b) / secs / r, [x / sum(b) for x in b]
+print(eval(sys.argv[3]))
+PY
+}
+
+log "spine 1 at R/2 = $((RATE_MBIT / 2)) Mbit/s, spines 2..$SPINES at R = $RATE_MBIT Mbit/s"
+rate 1 $((RATE_MBIT / 2)) || fail "slow spine"
+step "slow spine, lb spray: 16 MiB WRITE verified" run spray 16M
+step "slow spine, lb reps: 16 MiB WRITE verified" run reps 16M
+for lb in spray reps; do
+	log "$lb: $(stat $lb '"%.2f R; per spine: %s" % (rate, " ".join("%.1f%%" % (s * 100) for s in shares))')"
+done
+step "slow spine: reps puts a smaller share on it than spray" \
+	python3 -c "import sys; sys.exit(not $(stat reps 'shares[0]') < $(stat spray 'shares[0]'))"
+step "slow spine: reps is faster than spray" \
+	python3 -c "import sys; sys.exit(not $(stat reps 'rate') > $(stat spray 'rate'))"
+rate 1 $RATE_MBIT || fail "spine 1 back to R"
+
+# path_json: uet0's entropy values, one JSON array.
+path_json() {
+	in_ns a "$UET" -j path show dev uet0
+}
+# path_eval EXPR: EXPR over p (the list of value objects), printed.
+path_eval() {
+	path_json >"$T/paths" || return 1
+	python3 -c 'import json, sys
+p = json.load(open(sys.argv[1]))
+print(eval(sys.argv[2]))' "$T/paths" "$1"
+}
+path_true() {
+	[ "$(path_eval "$1")" = True ]
+}
+
+in_ns a "$UET" dev set uet0 lb reps entropy_count $EVS || fail "lb reps"
+uet_verify b uet1 a uet0 10.0.2.1 "$T/verify.long" -o write -b 128M -T 900 \
+	>"$T/long.out" 2>&1 &
+xfer=$!
+step "the QP's entropy values carry traffic" wait_for 60 path_true \
+	'sum(v["pkts"] for v in p) > 2000'
+
+# Deny the busiest value and watch it while 3000 more packets go out.
+ev=$(path_eval 'max(p, key=lambda v: v["pkts"])["entropy"]')
+step "deny entropy $ev" in_ns a "$UET" path set dev uet0 entropy "$ev" deny
+before=$(path_eval "[v['pkts'] for v in p if v['entropy'] == $ev][0]")
+total=$(path_eval 'sum(v["pkts"] for v in p)')
+step "3000 more packets sent" wait_for 60 path_true \
+	"sum(v['pkts'] for v in p) > $total + 3000"
+step "denied entropy $ev: state denied, still $before packets" path_true \
+	"[(v['state'], v['pkts']) for v in p if v['entropy'] == $ev] == [('denied', $before)]"
+in_ns a "$UET" path set dev uet0 entropy "$ev" allow || fail "allow $ev"
+
+# Sample what reaches b's leaf from the spines every 50 ms from here on.
+(while kill -0 $xfer 2>/dev/null; do
+	echo "$(date +%s.%N) $(ip netns exec l2 cat /sys/class/net/l2-h/statistics/tx_bytes)"
+	sleep 0.05
+done) >"$T/samples" &
+sampler=$!
+srtt=$(in_ns a "$UET" -j qp show dev uet0 | python3 -c 'import json, sys
+print(max(q.get("srtt_us", 0) for q in json.load(sys.stdin)))')
+wait_for 30 bash -c "[ \$(wc -l <$T/samples) -ge 25 ]"
+t_fail=$(date +%s.%N)
+ip -n s1 route replace blackhole 10.0.2.0/24 &&
+	ip -n s1 route replace blackhole 10.0.1.0/24 || fail "blackhole spine 1"
+log "spine 1 blackholed (srtt $srtt us)"
+step "values through spine 1 become assumed_bad" wait_for 30 path_true \
+	'sum(v["state"] == "assumed_bad" for v in p) > 0'
+wait_for 30 bash -c "[ \$(awk '\$1 > $t_fail' $T/samples | wc -l) -ge 40 ]"
+path_eval '" ".join(str(v["entropy"]) for v in p if v["state"] == "assumed_bad")' >"$T/bad"
+log "$(wc -w <"$T/bad") values assumed_bad"
+
+t_back=$(date +%s.%N)
+ip -n s1 route replace 10.0.2.0/24 via 10.2.1.1 &&
+	ip -n s1 route replace 10.0.1.0/24 via 10.1.1.1 || fail "restore spine 1"
+s1=$(in_ns s1 cat /sys/class/net/s1-b/statistics/tx_bytes)
+step "probes bring every value back from assumed_bad" wait_for 30 path_true \
+	'sum(v["state"] == "assumed_bad" for v in p) == 0'
+step "spine 1 carries traffic again (> 256 KiB)" wait_for 30 bash -c \
+	"[ \$(ip netns exec s1 cat /sys/class/net/s1-b/statistics/tx_bytes) -gt $((s1 + 262144)) ]"
+log "probes: $(uet_counter uet0 probes_sent) sent, $(uet_counter uet1 probes_answered) answered, $(uet_counter uet0 paths_recovered) values recovered"
+if wait "$xfer"; then
+	log "ok: 128 MiB WRITE verified across deny, blackhole and restore"
+	sed -n 's/^# /#   /p' "$T/long.out"
+else
+	sed 's/^/#   /' "$T/long.out"
+	fail "128 MiB WRITE across deny, blackhole and restore"
+fi
+kill "$sampler" 2>/dev/null
+wait "$sampler" 2>/dev/null
+
+# Rate before the failure (its last second), and how long after it the
+# rate over 0.25 s took to reach 70% of that again.
+python3 - "$T/samples" "$t_fail" "$t_back" "$srtt" >"$T/recovery" <<'PY'
+import sys
+rows = [[float(x) for x in l.split()] for l in open(sys.argv[1]) if l.strip()]
+t_fail, t_back, srtt = float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]) / 1e6
+t = [r[0] for r in rows]
+tot = [sum(r[1:]) for r in rows]
+def rate(t0, t1):
+    i = min(range(len(t)), key=lambda k: abs(t[k] - t0))
+    j = min(range(len(t)), key=lambda k: abs(t[k] - t1))
+    return (tot[j] - tot[i]) / (t[j] - t[i]) if j > i else 0
+pre = rate(t_fail - 1, t_fail)
+rec = None
+for k in range(len(t)):
+    if t[k] < t_fail or t[k] + 0.25 > t_back:
+        continue
+    if rate(t[k], t[k] + 0.25) >= 0.7 * pre:
+        rec = t[k] - t_fail
+        break
+print(pre, -1 if rec is None else rec, srtt)
+PY
+read -r pre rec srtt_s <"$T/recovery"
+log "before the failure $(python3 -c "print(round($pre * 8 / 1e6, 1))") Mbit/s; back to 70% of it after $rec s = $(python3 -c "print(round($rec / $srtt_s, 1) if $srtt_s else 'n/a')") RTTs (srtt $srtt_s s)"
+step "rate back to 70% within 50 RTTs of the failure" \
+	python3 -c "import sys; sys.exit(not 0 <= $rec <= max(50 * $srtt_s, 0.25))"
+exit 0
