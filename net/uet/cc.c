@@ -32,7 +32,8 @@ const struct uet_cc_ops uet_cc_none = {
 };
 
 static const struct uet_cc_ops * const uet_cc_all[UET_CC_NUM] = {
-	&uet_cc_none,
+	[0] = &uet_cc_none,
+	[2] = &uet_cc_dcqcn,
 };
 
 const struct uet_cc_ops *uet_cc_find(const char *name)
