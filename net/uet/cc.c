@@ -34,6 +34,7 @@ const struct uet_cc_ops uet_cc_none = {
 static const struct uet_cc_ops * const uet_cc_all[UET_CC_NUM] = {
 	&uet_cc_none,
 	&uet_cc_nscc,
+	&uet_cc_dcqcn,
 };
 
 const struct uet_cc_ops *uet_cc_find(const char *name)

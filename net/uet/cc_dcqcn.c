@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DCQCN reaction point (Zhu et al., SIGCOMM 2015), the RoCEv2 rate
+ * control of NVIDIA NICs: CNPs cut the rate by alpha/2, alpha being a
+ * DCTCP-style estimate of how often CNPs come; a timer and a byte
+ * counter walk the rate back up in fast recovery, additive and hyper
+ * increase. Parameter names follow mlx5's cc_params, defaults NVIDIA's
+ * firmware (Documentation/uet/cc-dcqcn.rst names each source).
+ *
+ * The firmware runs the alpha, decrease and increase timers per flow; here
+ * each is a deadline, caught up in time order whenever a hook brings
+ * "now", with long idle stretches skipped arithmetically.
+ */
+#include <linux/bits.h>
+#include <linux/build_bug.h>
+#include <linux/kernel.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/time64.h>
+
+#include "cc.h"
+
+enum {
+	UET_DCQCN_MAX_RATE,
+	UET_DCQCN_MIN_RATE,
+	UET_DCQCN_AI_RATE,
+	UET_DCQCN_HAI_RATE,
+	UET_DCQCN_THRESHOLD,
+	UET_DCQCN_TIME_RESET,
+	UET_DCQCN_BYTE_RESET,
+	UET_DCQCN_G,
+	UET_DCQCN_ALPHA_PERIOD,
+	UET_DCQCN_INITIAL_ALPHA,
+	UET_DCQCN_FIRST_CNP_RATE,
+	UET_DCQCN_MIN_DEC_FAC,
+	UET_DCQCN_MONITOR_PERIOD,
+	UET_DCQCN_CLAMP_TGT_RATE,
+	UET_DCQCN_NP_CNP_INTERVAL,
+	UET_DCQCN_NPARAMS
+};
+
+/* The firmware's 1024 scale for g and alpha. */
+#define UET_DCQCN_FW_SHIFT	10
+/* alpha kept with 10 more bits than the firmware reports, so that its
+ * decay over many periods stays close to (1 - g)^k.
+ */
+#define UET_DCQCN_ALPHA_SHIFT	20
+#define UET_DCQCN_ALPHA_ONE	((u32)BIT(UET_DCQCN_ALPHA_SHIFT))
+/* The byte counter counts in units of 64 bytes, as the firmware's. */
+#define UET_DCQCN_BYTE_UNIT	64
+/* Up to 1 Tb/s, so that rate * alpha fits in 64 bits. */
+#define UET_DCQCN_RATE_MAX	1000000
+#define UET_DCQCN_US_MAX	1000000
+
+static const struct uet_cc_param uet_dcqcn_params[UET_DCQCN_NPARAMS] = {
+	/* Mb/s, the line rate; flows start at it. 10 Gb/s is a guess
+	 * for veth and emulated NICs, set the real port speed.
+	 */
+	[UET_DCQCN_MAX_RATE] = { "rp_max_rate_mbps", 10000, 1,
+				 UET_DCQCN_RATE_MAX },
+	/* Mb/s, NVIDIA rpg_min_rate */
+	[UET_DCQCN_MIN_RATE] = { "rp_min_rate_mbps", 1, 1, UET_DCQCN_RATE_MAX },
+	/* Mb/s, NVIDIA rpg_ai_rate (unverified), HPCC RateAI */
+	[UET_DCQCN_AI_RATE] = { "rp_ai_rate_mbps", 5, 0, UET_DCQCN_RATE_MAX },
+	/* Mb/s, NVIDIA rpg_hai_rate (unverified), HPCC RateHAI */
+	[UET_DCQCN_HAI_RATE] = { "rp_hai_rate_mbps", 50, 0, UET_DCQCN_RATE_MAX },
+	/* rounds (F), DCQCN paper and ns-3 FastRecoveryTimes */
+	[UET_DCQCN_THRESHOLD] = { "rp_threshold", 5, 0, 255 },
+	/* us, NVIDIA rpg_time_reset (unverified) */
+	[UET_DCQCN_TIME_RESET] = { "rp_time_reset_us", 300, 1,
+				   UET_DCQCN_US_MAX },
+	/* 64-byte units, NVIDIA rpg_byte_reset (unverified); 0: no byte
+	 * counter
+	 */
+	[UET_DCQCN_BYTE_RESET] = { "rp_byte_reset", 32767, 0, 1 << 24 },
+	/* 1024 - 1024 g, NVIDIA dce_tcp_g: g = 5/1024 */
+	[UET_DCQCN_G] = { "rp_dce_tcp_g", 1019, 0, 1023 },
+	/* us, the alpha period, NVIDIA dce_tcp_rtt */
+	[UET_DCQCN_ALPHA_PERIOD] = { "rp_dce_tcp_rtt_us", 1, 1,
+				     UET_DCQCN_US_MAX },
+	/* 1024 = 1.0, NVIDIA initial_alpha_value */
+	[UET_DCQCN_INITIAL_ALPHA] = { "rp_initial_alpha_value", 1023, 0,
+				      1 << UET_DCQCN_FW_SHIFT },
+	/* Mb/s, NVIDIA rate_to_set_on_first_cnp; 0: the current rate */
+	[UET_DCQCN_FIRST_CNP_RATE] = { "rp_rate_to_set_on_first_cnp_mbps", 0,
+				       0, UET_DCQCN_RATE_MAX },
+	/* percent, NVIDIA rpg_min_dec_fac */
+	[UET_DCQCN_MIN_DEC_FAC] = { "rp_min_dec_fac", 50, 1, 100 },
+	/* us, NVIDIA rate_reduce_monitor_period */
+	[UET_DCQCN_MONITOR_PERIOD] = { "rp_rate_reduce_monitor_period_us", 4,
+				       0, UET_DCQCN_US_MAX },
+	/* 0/1, mlx5 rp_clamp_tgt_rate; HPCC ClampTargetRate false */
+	[UET_DCQCN_CLAMP_TGT_RATE] = { "rp_clamp_tgt_rate", 0, 0, 1 },
+	/* us, read by the receiver: DCQCN paper N, Microsoft's deployment */
+	[UET_DCQCN_NP_CNP_INTERVAL] = { "np_min_time_between_cnps_us", 50, 0,
+					UET_DCQCN_US_MAX },
+};
+
+struct uet_dcqcn {
+	u64 rate;		/* bit/s */
+	u64 target;		/* bit/s, what the increases head for */
+	u64 next_send;		/* the pacer: when the next packet may leave */
+	u64 next_alpha;		/* end of the alpha period */
+	u64 hold_until;		/* end of the monitor period of the last cut */
+	u64 next_inc;		/* the next increase timer round */
+	u64 bytes;		/* sent since the last byte counter round */
+	u64 cnps;
+	u64 decreases;
+	u64 increases;
+	u32 alpha;		/* UET_DCQCN_ALPHA_ONE = 1.0 */
+	u32 stage_t;		/* timer rounds since the last cut */
+	u32 stage_b;		/* byte counter rounds since the last cut */
+	bool started;		/* a CNP came: the alpha timer runs */
+	bool recovering;	/* below line rate: timer and byte counter run */
+	bool alpha_cnp;		/* a CNP came in this alpha period */
+	bool dec_pending;	/* a CNP came in the monitor period */
+};
+
+static u64 uet_dcqcn_bps(u32 mbps)
+{
+	return (u64)mbps * 1000000;
+}
+
+static u64 uet_dcqcn_ns(u32 us)
+{
+	return (u64)us * NSEC_PER_USEC;
+}
+
+/* alpha * (g')^k, g' = 1 - g on the 1024 scale, by squaring. */
+static u32 uet_dcqcn_decay(u32 alpha, u32 g, u64 k)
+{
+	u64 f = (u64)g << (UET_DCQCN_ALPHA_SHIFT - UET_DCQCN_FW_SHIFT);
+	u64 a = alpha;
+
+	while (k && a) {
+		if (k & 1)
+			a = (a * f) >> UET_DCQCN_ALPHA_SHIFT;
+		f = (f * f) >> UET_DCQCN_ALPHA_SHIFT;
+		k >>= 1;
+	}
+	return a;
+}
+
+/* The alpha periods that ended by t: the first one saw the CNPs flagged
+ * so far, the others none.
+ */
+static void uet_dcqcn_alpha_to(struct uet_cc *cc, struct uet_dcqcn *d, u64 t)
+{
+	u64 period = uet_dcqcn_ns(cc->params[UET_DCQCN_ALPHA_PERIOD]);
+	u32 g = cc->params[UET_DCQCN_G];
+	u64 k;
+
+	if (t < d->next_alpha)
+		return;
+	k = div64_u64(t - d->next_alpha, period) + 1;
+	d->alpha = uet_dcqcn_decay(d->alpha, g, 1);
+	if (d->alpha_cnp)
+		d->alpha += ((UET_DCQCN_ALPHA_ONE >> UET_DCQCN_FW_SHIFT) *
+			     ((1 << UET_DCQCN_FW_SHIFT) - g));
+	d->alpha = min(d->alpha, UET_DCQCN_ALPHA_ONE);
+	d->alpha = uet_dcqcn_decay(d->alpha, g, k - 1);
+	d->alpha_cnp = false;
+	d->next_alpha += k * period;
+}
+
+/* One increase round; returns what it added to the target, before the
+ * line rate capped it.
+ */
+static u64 uet_dcqcn_round(struct uet_cc *cc, struct uet_dcqcn *d,
+			   bool timer)
+{
+	const u32 *p = cc->params;
+	u64 max = uet_dcqcn_bps(p[UET_DCQCN_MAX_RATE]);
+	u32 f = p[UET_DCQCN_THRESHOLD], hi, lo;
+	u64 inc = 0;
+
+	if (timer)
+		d->stage_t = min(d->stage_t + 1, U32_MAX - 1);
+	else
+		d->stage_b = min(d->stage_b + 1, U32_MAX - 1);
+	hi = max(d->stage_t, d->stage_b);
+	lo = min(d->stage_t, d->stage_b);
+	/* Without a byte counter the timer walks all stages, as in HPCC's
+	 * model of the firmware: one additive round, then hyper.
+	 */
+	if (!p[UET_DCQCN_BYTE_RESET]) {
+		hi = d->stage_t;
+		lo = d->stage_t - 1;
+	}
+	if (lo > f)
+		inc = uet_dcqcn_bps(p[UET_DCQCN_HAI_RATE]);
+	else if (hi > f)
+		inc = uet_dcqcn_bps(p[UET_DCQCN_AI_RATE]);
+	d->target = min(d->target + inc, max);
+	/* Rounded up, so that fast recovery reaches the target. */
+	d->rate = (d->rate + d->target + 1) / 2;
+	d->increases++;
+	if (d->rate >= max)
+		d->recovering = false;
+	return inc;
+}
+
+/* n rounds of one kind. Once past fast recovery and additive-to-hyper,
+ * with the gap to the target settled, each round shifts rate and target
+ * by the same amount: skip those arithmetically up to the line rate.
+ */
+static void uet_dcqcn_rounds(struct uet_cc *cc, struct uet_dcqcn *d, u64 n,
+			     bool timer)
+{
+	u64 max = uet_dcqcn_bps(cc->params[UET_DCQCN_MAX_RATE]);
+	u32 f = cc->params[UET_DCQCN_THRESHOLD];
+	u32 *stage = timer ? &d->stage_t : &d->stage_b;
+	u64 gap, inc, s;
+
+	while (n && d->recovering) {
+		gap = d->target - d->rate;
+		inc = uet_dcqcn_round(cc, d, timer);
+		n--;
+		if (*stage <= f + 1 || d->target - d->rate != gap)
+			continue;
+		s = inc ? min(n, div64_u64(max - d->target, inc)) : n;
+		d->target += s * inc;
+		d->rate += s * inc;
+		d->increases += s;
+		*stage = min_t(u64, *stage + s, U32_MAX - 1);
+		n -= s;
+		if (d->rate >= max)
+			d->recovering = false;
+	}
+}
+
+static void uet_dcqcn_timer_to(struct uet_cc *cc, struct uet_dcqcn *d, u64 t)
+{
+	u64 period = uet_dcqcn_ns(cc->params[UET_DCQCN_TIME_RESET]);
+	u64 n;
+
+	if (!d->recovering || t < d->next_inc)
+		return;
+	n = div64_u64(t - d->next_inc, period) + 1;
+	d->next_inc += n * period;
+	uet_dcqcn_rounds(cc, d, n, true);
+}
+
+static void uet_dcqcn_decrease(struct uet_cc *cc, struct uet_dcqcn *d, u64 t)
+{
+	const u32 *p = cc->params;
+	u64 floor = uet_dcqcn_bps(min(p[UET_DCQCN_MIN_RATE],
+				      p[UET_DCQCN_MAX_RATE]));
+	u64 cut;
+
+	/* Unclamped, cuts that come before any increase keep the target
+	 * of the first: recovery aims at the rate before the congestion.
+	 */
+	if (p[UET_DCQCN_CLAMP_TGT_RATE] || d->stage_t || d->stage_b)
+		d->target = d->rate;
+	cut = d->rate - ((d->rate * d->alpha) >> (UET_DCQCN_ALPHA_SHIFT + 1));
+	cut = max(cut, div_u64(d->rate * p[UET_DCQCN_MIN_DEC_FAC], 100));
+	d->rate = max(cut, floor);
+	d->stage_t = 0;
+	d->stage_b = 0;
+	d->bytes = 0;
+	d->recovering = true;
+	d->next_inc = t + uet_dcqcn_ns(p[UET_DCQCN_TIME_RESET]);
+	d->hold_until = t + uet_dcqcn_ns(p[UET_DCQCN_MONITOR_PERIOD]);
+	d->dec_pending = false;
+	d->decreases++;
+}
+
+/* Runs the timers up to now, in time order: a cut held back by the
+ * monitor period happens when that period ends, after the alpha and
+ * increase rounds due by then.
+ */
+static void uet_dcqcn_catch_up(struct uet_cc *cc, u64 now)
+{
+	struct uet_dcqcn *d = uet_cc_priv(cc);
+
+	if (!d->started)
+		return;
+	if (d->dec_pending && d->hold_until <= now) {
+		uet_dcqcn_alpha_to(cc, d, d->hold_until);
+		uet_dcqcn_timer_to(cc, d, d->hold_until);
+		uet_dcqcn_decrease(cc, d, d->hold_until);
+	}
+	uet_dcqcn_alpha_to(cc, d, now);
+	uet_dcqcn_timer_to(cc, d, now);
+}
+
+static void uet_dcqcn_init(struct uet_cc *cc, u64 now)
+{
+	struct uet_dcqcn *d = uet_cc_priv(cc);
+
+	BUILD_BUG_ON(sizeof(*d) > UET_CC_PRIV_U64 * sizeof(u64));
+	BUILD_BUG_ON(UET_DCQCN_NPARAMS > UET_CC_PARAMS_MAX);
+	/* No slow start: a flow starts at line rate. */
+	d->rate = uet_dcqcn_bps(cc->params[UET_DCQCN_MAX_RATE]);
+	d->target = d->rate;
+	d->next_send = now;
+}
+
+static void uet_dcqcn_on_cnp(struct uet_cc *cc, u64 now)
+{
+	struct uet_dcqcn *d = uet_cc_priv(cc);
+	const u32 *p = cc->params;
+
+	uet_dcqcn_catch_up(cc, now);
+	d->cnps++;
+	if (!d->started) {
+		/* alpha starts near 1: the first cut is about a half. */
+		d->started = true;
+		d->alpha = p[UET_DCQCN_INITIAL_ALPHA] <<
+			   (UET_DCQCN_ALPHA_SHIFT - UET_DCQCN_FW_SHIFT);
+		if (p[UET_DCQCN_FIRST_CNP_RATE])
+			d->rate = min(uet_dcqcn_bps(p[UET_DCQCN_FIRST_CNP_RATE]),
+				      uet_dcqcn_bps(p[UET_DCQCN_MAX_RATE]));
+		d->target = d->rate;
+		d->next_alpha = now + uet_dcqcn_ns(p[UET_DCQCN_ALPHA_PERIOD]);
+	} else {
+		d->alpha_cnp = true;
+	}
+	if (now >= d->hold_until)
+		uet_dcqcn_decrease(cc, d, now);
+	else
+		d->dec_pending = true;
+}
+
+static void uet_dcqcn_on_send(struct uet_cc *cc, u64 now, u32 bytes,
+			      bool retx)
+{
+	struct uet_dcqcn *d = uet_cc_priv(cc);
+	u64 unit = (u64)cc->params[UET_DCQCN_BYTE_RESET] * UET_DCQCN_BYTE_UNIT;
+	u64 n;
+
+	uet_dcqcn_catch_up(cc, now);
+	/* No credit for idle time: at most one packet leaves at once. */
+	d->next_send = max(d->next_send, now) +
+		       mul_u64_u64_div_u64(bytes, 8 * NSEC_PER_SEC, d->rate);
+	if (!d->recovering || !unit)
+		return;
+	d->bytes += bytes;
+	n = div64_u64_rem(d->bytes, unit, &d->bytes);
+	uet_dcqcn_rounds(cc, d, n, false);
+}
+
+static u64 uet_dcqcn_send_at(struct uet_cc *cc, u64 now, u64 inflight,
+			     u32 bytes)
+{
+	struct uet_dcqcn *d = uet_cc_priv(cc);
+
+	uet_dcqcn_catch_up(cc, now);
+	return d->next_send;
+}
+
+static int uet_dcqcn_get_info(const struct uet_cc *cc, struct uet_cc_stat *st)
+{
+	const struct uet_dcqcn *d = uet_cc_priv_const(cc);
+	int n = 0;
+
+	st[n++] = (struct uet_cc_stat){ "rate_mbps", div_u64(d->rate, 1000000) };
+	st[n++] = (struct uet_cc_stat){ "target_mbps",
+					div_u64(d->target, 1000000) };
+	st[n++] = (struct uet_cc_stat){ "alpha", d->alpha >>
+		(UET_DCQCN_ALPHA_SHIFT - UET_DCQCN_FW_SHIFT) };
+	st[n++] = (struct uet_cc_stat){ "cnps", d->cnps };
+	st[n++] = (struct uet_cc_stat){ "decreases", d->decreases };
+	st[n++] = (struct uet_cc_stat){ "increases", d->increases };
+	st[n++] = (struct uet_cc_stat){ "stage_timer", d->stage_t };
+	st[n++] = (struct uet_cc_stat){ "stage_bytes", d->stage_b };
+	return n;
+}
+
+const struct uet_cc_ops uet_cc_dcqcn = {
+	.name = "dcqcn",
+	.params = uet_dcqcn_params,
+	.nparams = UET_DCQCN_NPARAMS,
+	.init = uet_dcqcn_init,
+	.on_cnp = uet_dcqcn_on_cnp,
+	.on_send = uet_dcqcn_on_send,
+	.send_at = uet_dcqcn_send_at,
+	.get_info = uet_dcqcn_get_info,
+};

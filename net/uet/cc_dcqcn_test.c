@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: the DCQCN reaction point on a fake clock. The cut by alpha/2,
+ * alpha's EWMA, the three increase stages, the monitor period, the rate
+ * floor, the pacer, and that a long idle skipped at once lands where
+ * stepping through it does.
+ */
+#include <kunit/test.h>
+#include <linux/string.h>
+
+#include "cc.h"
+
+#define US	1000ULL
+#define MS	1000000ULL
+#define MBPS	1000000ULL
+
+/* The defaults, with some parameters changed by name. */
+static u32 *uet_dcqcn_test_params(struct kunit *test)
+{
+	const struct uet_cc_ops *ops = &uet_cc_dcqcn;
+	u32 *p = kunit_kcalloc(test, UET_CC_PARAMS_MAX, sizeof(*p), GFP_KERNEL);
+	u32 i;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	for (i = 0; i < ops->nparams; i++)
+		p[i] = ops->params[i].def;
+	return p;
+}
+
+static void uet_dcqcn_test_set(struct kunit *test, u32 *p, const char *name,
+			       u32 value)
+{
+	const struct uet_cc_ops *ops = &uet_cc_dcqcn;
+	u32 i;
+
+	for (i = 0; i < ops->nparams; i++) {
+		if (!strcmp(ops->params[i].name, name)) {
+			KUNIT_ASSERT_GE(test, value, ops->params[i].min);
+			KUNIT_ASSERT_LE(test, value, ops->params[i].max);
+			p[i] = value;
+			return;
+		}
+	}
+	KUNIT_FAIL(test, "no parameter %s", name);
+}
+
+static struct uet_cc *uet_dcqcn_test_cc(struct kunit *test, const u32 *p)
+{
+	struct uet_cc *cc = kunit_kzalloc(test, sizeof(*cc), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, cc);
+	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 0);
+	return cc;
+}
+
+static u64 uet_dcqcn_stat(struct kunit *test, struct uet_cc *cc,
+			  const char *name)
+{
+	struct uet_cc_stat st[UET_CC_STATS_MAX];
+	int i, n = cc->ops->get_info(cc, st);
+
+	KUNIT_ASSERT_LE(test, n, UET_CC_STATS_MAX);
+	for (i = 0; i < n; i++)
+		if (!strcmp(st[i].name, name))
+			return st[i].value;
+	KUNIT_FAIL(test, "no statistic %s", name);
+	return 0;
+}
+
+#define RATE(cc)	uet_dcqcn_stat(test, cc, "rate_mbps")
+#define TARGET(cc)	uet_dcqcn_stat(test, cc, "target_mbps")
+#define ALPHA(cc)	uet_dcqcn_stat(test, cc, "alpha")
+#define DECREASES(cc)	uet_dcqcn_stat(test, cc, "decreases")
+
+/* With alpha = 1 a CNP halves the rate and aims recovery at the old one. */
+static void uet_dcqcn_halve_test(struct kunit *test)
+{
+	u32 *p = uet_dcqcn_test_params(test);
+	struct uet_cc *cc;
+
+	KUNIT_EXPECT_PTR_EQ(test, uet_cc_find("dcqcn"), &uet_cc_dcqcn);
+	KUNIT_EXPECT_EQ(test, uet_cc_index(&uet_cc_dcqcn), 2);
+	uet_dcqcn_test_set(test, p, "rp_initial_alpha_value", 1024);
+	cc = uet_dcqcn_test_cc(test, p);
+	KUNIT_EXPECT_EQ(test, RATE(cc), 10000ULL);
+	KUNIT_EXPECT_EQ(test, DECREASES(cc), 0ULL);
+	cc->ops->on_cnp(cc, 7 * US);
+	KUNIT_EXPECT_EQ(test, RATE(cc), 5000ULL);
+	KUNIT_EXPECT_EQ(test, TARGET(cc), 10000ULL);
+	KUNIT_EXPECT_EQ(test, ALPHA(cc), 1024ULL);
+	KUNIT_EXPECT_EQ(test, DECREASES(cc), 1ULL);
+	KUNIT_EXPECT_EQ(test, uet_dcqcn_stat(test, cc, "cnps"), 1ULL);
+}
+
+static u64 uet_dcqcn_test_dist(u64 a, u64 b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/* alpha * (1019/1024) per period, kept with 30 fractional bits. */
+static u64 uet_dcqcn_test_decay(u64 a, bool cnp)
+{
+	a = a * 1019 / 1024;
+	return cnp ? a + (5ULL << 30) / 1024 : a;
+}
+
+static void uet_dcqcn_alpha_test(struct kunit *test)
+{
+	static const u32 checks[] = { 1, 10, 100, 500 };
+	u32 *p = uet_dcqcn_test_params(test);
+	struct uet_cc *cc = uet_dcqcn_test_cc(test, p);
+	u64 e = 1023ULL << 20, prev;
+	u32 i, k = 0;
+
+	/* No CNP after the first: alpha decays from initial_alpha_value. */
+	cc->ops->on_cnp(cc, 0);
+	KUNIT_EXPECT_EQ(test, ALPHA(cc), 1023ULL);
+	for (i = 0; i < ARRAY_SIZE(checks); i++) {
+		for (; k < checks[i]; k++)
+			e = uet_dcqcn_test_decay(e, false);
+		cc->ops->send_at(cc, k * US, 0, 4096);
+		KUNIT_EXPECT_LE(test, uet_dcqcn_test_dist(ALPHA(cc), e >> 20), 2ULL);
+		/* 1023 (1 - 5/1024)^100 = 627.1 */
+		if (k == 100)
+			KUNIT_EXPECT_EQ(test, ALPHA(cc), 627ULL);
+	}
+	cc->ops->send_at(cc, 10000 * MS, 0, 4096);
+	KUNIT_EXPECT_EQ(test, ALPHA(cc), 0ULL);
+
+	/* A CNP in every period: alpha rises as 1 - (1 - g)^k. */
+	uet_dcqcn_test_set(test, p, "rp_initial_alpha_value", 0);
+	cc = uet_dcqcn_test_cc(test, p);
+	cc->ops->on_cnp(cc, 0);
+	KUNIT_EXPECT_EQ(test, ALPHA(cc), 0ULL);
+	e = 0;
+	prev = 0;
+	for (k = 0; k < 600; k++) {
+		cc->ops->on_cnp(cc, k * US + US / 2);
+		e = uet_dcqcn_test_decay(e, true);
+		cc->ops->send_at(cc, (k + 1) * US, 0, 4096);
+		KUNIT_EXPECT_LE(test, uet_dcqcn_test_dist(ALPHA(cc), e >> 20), 2ULL);
+		KUNIT_EXPECT_GE(test, ALPHA(cc), prev);
+		prev = ALPHA(cc);
+	}
+	/* 1 - (1 - 5/1024)^600 = 0.947 */
+	KUNIT_EXPECT_GE(test, ALPHA(cc), 965ULL);
+	KUNIT_EXPECT_LE(test, ALPHA(cc), 975ULL);
+}
+
+/* The rate in b/s after one increase round towards target t. */
+static u64 uet_dcqcn_test_avg(u64 r, u64 t)
+{
+	return (r + t + 1) / 2;
+}
+
+/* One cut, then: F fast recovery rounds halving the gap, additive rounds
+ * while only the timer is past F, hyper rounds once the byte counter is
+ * too.
+ */
+static void uet_dcqcn_recovery_test(struct kunit *test)
+{
+	u32 *p = uet_dcqcn_test_params(test);
+	struct uet_cc *cc;
+	u64 r, t, now;
+	u32 k;
+
+	uet_dcqcn_test_set(test, p, "rp_initial_alpha_value", 1024);
+	uet_dcqcn_test_set(test, p, "rp_rate_to_set_on_first_cnp_mbps", 1024);
+	uet_dcqcn_test_set(test, p, "rp_byte_reset", 1);
+	cc = uet_dcqcn_test_cc(test, p);
+	cc->ops->on_cnp(cc, 0);
+	KUNIT_EXPECT_EQ(test, RATE(cc), 512ULL);
+	KUNIT_EXPECT_EQ(test, TARGET(cc), 1024ULL);
+
+	cc->ops->send_at(cc, 300 * US - 1, 0, 4096);
+	KUNIT_EXPECT_EQ(test, RATE(cc), 512ULL);
+	for (k = 1; k <= 5; k++) {
+		cc->ops->send_at(cc, k * 300 * US, 0, 4096);
+		KUNIT_EXPECT_EQ(test, RATE(cc), 1024ULL - (512 >> k));
+		KUNIT_EXPECT_EQ(test, TARGET(cc), 1024ULL);
+		KUNIT_EXPECT_EQ(test, uet_dcqcn_stat(test, cc, "stage_timer"),
+				(u64)k);
+	}
+
+	r = 1008 * MBPS;
+	t = 1024 * MBPS;
+	for (k = 6; k <= 8; k++) {
+		cc->ops->send_at(cc, k * 300 * US, 0, 4096);
+		t += 5 * MBPS;
+		r = uet_dcqcn_test_avg(r, t);
+		KUNIT_EXPECT_EQ(test, TARGET(cc), t / MBPS);
+		KUNIT_EXPECT_EQ(test, RATE(cc), r / MBPS);
+	}
+
+	/* Byte counter rounds: additive up to F of them, then hyper. */
+	now = 8 * 300 * US + US;
+	for (k = 1; k <= 7; k++) {
+		cc->ops->on_send(cc, now, 64, false);
+		t += (k <= 5 ? 5 : 50) * MBPS;
+		r = uet_dcqcn_test_avg(r, t);
+		KUNIT_EXPECT_EQ(test, TARGET(cc), t / MBPS);
+		KUNIT_EXPECT_EQ(test, RATE(cc), r / MBPS);
+		KUNIT_EXPECT_EQ(test, uet_dcqcn_stat(test, cc, "stage_bytes"),
+				(u64)k);
+	}
+
+	/* Both counters past F: timer rounds are hyper too. */
+	cc->ops->send_at(cc, 9 * 300 * US, 0, 4096);
+	t += 50 * MBPS;
+	r = uet_dcqcn_test_avg(r, t);
+	KUNIT_EXPECT_EQ(test, TARGET(cc), t / MBPS);
+	KUNIT_EXPECT_EQ(test, RATE(cc), r / MBPS);
+	KUNIT_EXPECT_EQ(test, uet_dcqcn_stat(test, cc, "increases"), 16ULL);
+	KUNIT_EXPECT_EQ(test, DECREASES(cc), 1ULL);
+}
+
+/* rp_byte_reset 0: the timer alone, as HPCC models the firmware. */
+static void uet_dcqcn_timer_only_test(struct kunit *test)
+{
+	u32 *p = uet_dcqcn_test_params(test);
+	struct uet_cc *cc;
+	u64 r = 512 * MBPS, t = 1024 * MBPS;
+	u32 k;
+
+	uet_dcqcn_test_set(test, p, "rp_initial_alpha_value", 1024);
+	uet_dcqcn_test_set(test, p, "rp_rate_to_set_on_first_cnp_mbps", 1024);
+	uet_dcqcn_test_set(test, p, "rp_byte_reset", 0);
+	cc = uet_dcqcn_test_cc(test, p);
+	cc->ops->on_cnp(cc, 0);
+	for (k = 1; k <= 9; k++) {
+		cc->ops->on_send(cc, k * 300 * US, 4096, false);
+		if (k == 6)
+			t += 5 * MBPS;
+		else if (k > 6)
+			t += 50 * MBPS;
+		r = uet_dcqcn_test_avg(r, t);
+		KUNIT_EXPECT_EQ(test, TARGET(cc), t / MBPS);
+		KUNIT_EXPECT_EQ(test, RATE(cc), r / MBPS);
+	}
+	KUNIT_EXPECT_EQ(test, uet_dcqcn_stat(test, cc, "stage_bytes"), 0ULL);
+}
+
+/* Many CNPs, one cut per rate_reduce_monitor_period. */
+static void uet_dcqcn_monitor_test(struct kunit *test)
+{
+	u32 *p = uet_dcqcn_test_params(test);
+	struct uet_cc *cc;
+	u64 rate, now;
+
+	uet_dcqcn_test_set(test, p, "rp_initial_alpha_value", 1024);
+	cc = uet_dcqcn_test_cc(test, p);
+	cc->ops->on_cnp(cc, 0);
+	for (now = 100; now < 4 * US; now += 100)
+		cc->ops->on_cnp(cc, now);
+	KUNIT_EXPECT_EQ(test, DECREASES(cc), 1ULL);
+	KUNIT_EXPECT_EQ(test, RATE(cc), 5000ULL);
+	/* The held back cut happens when the period ends. */
+	cc->ops->send_at(cc, 4 * US, 0, 4096);
+	KUNIT_EXPECT_EQ(test, DECREASES(cc), 2ULL);
+	rate = RATE(cc);
+	KUNIT_EXPECT_GE(test, rate, 2500ULL);
+	KUNIT_EXPECT_LT(test, rate, 2600ULL);
+	/* Unclamped, no increase between the cuts: the target stays. */
+	KUNIT_EXPECT_EQ(test, TARGET(cc), 10000ULL);
+	cc->ops->send_at(cc, 100 * US, 0, 4096);
+	KUNIT_EXPECT_EQ(test, DECREASES(cc), 2ULL);
+	KUNIT_EXPECT_EQ(test, uet_dcqcn_stat(test, cc, "cnps"), 40ULL);
+
+	/* Clamped, the second cut's target is the rate it cut. */
+	uet_dcqcn_test_set(test, p, "rp_clamp_tgt_rate", 1);
+	cc = uet_dcqcn_test_cc(test, p);
+	cc->ops->on_cnp(cc, 0);
+	cc->ops->on_cnp(cc, 3 * US);
+	cc->ops->on_cnp(cc, 5 * US);
+	KUNIT_EXPECT_EQ(test, DECREASES(cc), 2ULL);
+	KUNIT_EXPECT_EQ(test, TARGET(cc), 5000ULL);
+	cc->ops->send_at(cc, 8 * US, 0, 4096);
+	KUNIT_EXPECT_EQ(test, DECREASES(cc), 3ULL);
+}
+
+/* Cuts stop at rp_min_rate; the pacer spaces packets at the rate. */
+static void uet_dcqcn_floor_pacer_test(struct kunit *test)
+{
+	u32 *p = uet_dcqcn_test_params(test);
+	struct uet_cc *cc;
+	u64 now;
+	u32 k;
+
+	uet_dcqcn_test_set(test, p, "rp_initial_alpha_value", 1024);
+	cc = uet_dcqcn_test_cc(test, p);
+	/* At line rate, 1500 bytes take 1.2 us on a 10 Gb/s wire. */
+	KUNIT_EXPECT_LE(test, cc->ops->send_at(cc, 10 * US, 0, 1500), 10 * US);
+	cc->ops->on_send(cc, 10 * US, 1500, false);
+	KUNIT_EXPECT_EQ(test, cc->ops->send_at(cc, 10 * US, 0, 1500),
+			10 * US + 1200);
+	cc->ops->on_send(cc, 10 * US, 1500, false);
+	KUNIT_EXPECT_EQ(test, cc->ops->send_at(cc, 10 * US, 0, 1500),
+			10 * US + 2400);
+	/* Idle time gives no credit for a burst. */
+	cc->ops->on_send(cc, 50 * US, 1500, false);
+	KUNIT_EXPECT_EQ(test, cc->ops->send_at(cc, 50 * US, 0, 1500),
+			50 * US + 1200);
+
+	for (k = 0, now = 100 * US; k < 40; k++, now += 4 * US)
+		cc->ops->on_cnp(cc, now);
+	KUNIT_EXPECT_EQ(test, DECREASES(cc), 40ULL);
+	KUNIT_EXPECT_EQ(test, RATE(cc), 1ULL);
+	/* 1000 bytes at 1 Mb/s: 8 ms. */
+	cc->ops->on_send(cc, now, 1000, false);
+	KUNIT_EXPECT_EQ(test, cc->ops->send_at(cc, now, 0, 1000), now + 8 * MS);
+	KUNIT_EXPECT_EQ(test, cc->ops->send_at(cc, now + 4 * MS, 0, 1000),
+			now + 8 * MS);
+}
+
+/* Stepping the clock round by round, or jumping over seconds at once,
+ * ends in the same state.
+ */
+static void uet_dcqcn_idle_test(struct kunit *test)
+{
+	u32 *p = uet_dcqcn_test_params(test);
+	struct uet_cc_stat a[UET_CC_STATS_MAX], b[UET_CC_STATS_MAX];
+	static const u64 checks[] = { 100 * MS, 10000 * MS };
+	struct uet_cc *jump, *step;
+	u64 now = 0;
+	unsigned int i;
+	int j, n;
+
+	jump = uet_dcqcn_test_cc(test, p);
+	step = uet_dcqcn_test_cc(test, p);
+	jump->ops->on_cnp(jump, 0);
+	step->ops->on_cnp(step, 0);
+	for (i = 0; i < ARRAY_SIZE(checks); i++) {
+		jump->ops->send_at(jump, checks[i], 0, 4096);
+		for (; now <= checks[i]; now += 300 * US)
+			step->ops->send_at(step, now, 0, 4096);
+		step->ops->send_at(step, checks[i], 0, 4096);
+		n = jump->ops->get_info(jump, a);
+		KUNIT_ASSERT_EQ(test, step->ops->get_info(step, b), n);
+		for (j = 0; j < n; j++)
+			KUNIT_EXPECT_EQ_MSG(test, a[j].value, b[j].value, "%s",
+					    a[j].name);
+	}
+	KUNIT_EXPECT_EQ(test, RATE(jump), 10000ULL);
+	KUNIT_EXPECT_EQ(test, TARGET(jump), 10000ULL);
+	KUNIT_EXPECT_EQ(test, ALPHA(jump), 0ULL);
+}
+
+static struct kunit_case uet_dcqcn_cases[] = {
+	KUNIT_CASE(uet_dcqcn_halve_test),
+	KUNIT_CASE(uet_dcqcn_alpha_test),
+	KUNIT_CASE(uet_dcqcn_recovery_test),
+	KUNIT_CASE(uet_dcqcn_timer_only_test),
+	KUNIT_CASE(uet_dcqcn_monitor_test),
+	KUNIT_CASE(uet_dcqcn_floor_pacer_test),
+	KUNIT_CASE(uet_dcqcn_idle_test),
+	{}
+};
+
+static struct kunit_suite uet_dcqcn_suite = {
+	.name = "uet_cc_dcqcn",
+	.test_cases = uet_dcqcn_cases,
+};
+
+kunit_test_suite(uet_dcqcn_suite);
