@@ -47,6 +47,22 @@ const struct uet_cc_ops *uet_cc_find(const char *name)
 	return NULL;
 }
 
+const struct uet_cc_ops *uet_cc_get(int i)
+{
+	return i >= 0 && i < UET_CC_NUM ? uet_cc_all[i] : NULL;
+}
+
+/* Index of the parameter called name in ops, or -ENOENT. */
+int uet_cc_param_index(const struct uet_cc_ops *ops, const char *name)
+{
+	u32 i;
+
+	for (i = 0; i < ops->nparams; i++)
+		if (!strcmp(ops->params[i].name, name))
+			return i;
+	return -ENOENT;
+}
+
 int uet_cc_index(const struct uet_cc_ops *ops)
 {
 	int i;

@@ -104,6 +104,8 @@ extern const struct uet_cc_ops uet_cc_dcqcn;
 const struct uet_cc_ops *uet_cc_find(const char *name);
 /* Index of ops in the registry (for per-device parameter tables). */
 int uet_cc_index(const struct uet_cc_ops *ops);
+const struct uet_cc_ops *uet_cc_get(int i);
+int uet_cc_param_index(const struct uet_cc_ops *ops, const char *name);
 #define UET_CC_NUM		3
 
 /* Starts cc with ops and its parameter values (NULL: the defaults). */

@@ -33,6 +33,8 @@ static const struct rdma_stat_desc uet_counter_descs[UET_CNT_MAX] = {
 	[UET_CNT_PROBE_TX].name = "probes_sent",
 	[UET_CNT_PROBE_ANSWERED].name = "probes_answered",
 	[UET_CNT_PROBE_RECOVERED].name = "paths_recovered",
+	[UET_CNT_CNP_TX].name = "cnps_sent",
+	[UET_CNT_CNP_RX].name = "cnps_received",
 };
 
 struct rdma_hw_stats *uet_alloc_hw_port_stats(struct ib_device *ibdev,

@@ -37,6 +37,8 @@ enum uet_counter {
 	UET_CNT_PROBE_TX,	/* probes of entropy values assumed bad */
 	UET_CNT_PROBE_ANSWERED,	/* probes from peers answered */
 	UET_CNT_PROBE_RECOVERED,	/* values a probe answer made good */
+	UET_CNT_CNP_TX,		/* DCQCN congestion notifications sent */
+	UET_CNT_CNP_RX,
 	UET_CNT_MAX,
 };
 

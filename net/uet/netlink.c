@@ -31,6 +31,13 @@ static const struct nla_policy uet_nl_dev_get_policy[UET_A_DEV_NAME + 1] = {
 	[UET_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = UET_NL_NAME_MAX },
 };
 
+static const struct nla_policy uet_nl_cc_param_policy[UET_A_CC_PARAM_MAX + 1] = {
+	[UET_A_CC_PARAM_ALGO] = { .type = NLA_NUL_STRING,
+				  .len = UET_PARAM_NAME_LEN - 1 },
+	[UET_A_CC_PARAM_NAME] = { .type = NLA_NUL_STRING, .len = 63 },
+	[UET_A_CC_PARAM_VALUE] = { .type = NLA_U32 },
+};
+
 /* Ranges beyond what a policy's s16 bounds hold. */
 static struct netlink_range_validation uet_nl_ack_delay_range = {
 	.min = 1, .max = 100000,
@@ -48,7 +55,7 @@ static struct netlink_range_validation uet_nl_freeze_range = {
 	.min = 100, .max = 10000000,
 };
 
-static const struct nla_policy uet_nl_dev_set_policy[UET_A_DEV_PROBE_INTERVAL_US + 1] = {
+static const struct nla_policy uet_nl_dev_set_policy[UET_A_DEV_CC_PARAM + 1] = {
 	[UET_A_DEV_INDEX] = { .type = NLA_U32 },
 	[UET_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = UET_NL_NAME_MAX },
 	[UET_A_DEV_DSCP_DATA] = NLA_POLICY_MAX(NLA_U8, 63),
@@ -79,6 +86,7 @@ static const struct nla_policy uet_nl_dev_set_policy[UET_A_DEV_PROBE_INTERVAL_US
 		NLA_POLICY_FULL_RANGE(NLA_U32, &uet_nl_freeze_range),
 	[UET_A_DEV_PROBE_INTERVAL_US] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &uet_nl_freeze_range),
+	[UET_A_DEV_CC_PARAM] = NLA_POLICY_NESTED(uet_nl_cc_param_policy),
 };
 
 static const struct nla_policy uet_nl_qp_get_policy[UET_A_QP_QPN + 1] = {
@@ -87,16 +95,15 @@ static const struct nla_policy uet_nl_qp_get_policy[UET_A_QP_QPN + 1] = {
 	[UET_A_QP_QPN] = { .type = NLA_U32 },
 };
 
-static const struct nla_policy uet_nl_qp_set_policy[UET_A_QP_LB + 1] = {
+static const struct nla_policy uet_nl_qp_set_policy[UET_A_QP_CC + 1] = {
 	[UET_A_QP_DEV_INDEX] = { .type = NLA_U32 },
 	[UET_A_QP_DEV_NAME] = { .type = NLA_NUL_STRING, .len = UET_NL_NAME_MAX },
 	[UET_A_QP_QPN] = { .type = NLA_U32 },
 	[UET_A_QP_LB] = { .type = NLA_NUL_STRING,
 			  .len = UET_PARAM_NAME_LEN - 1 },
+	[UET_A_QP_CC] = { .type = NLA_NUL_STRING,
+			  .len = UET_PARAM_NAME_LEN - 1 },
 };
-
-/* The congestion control algorithms a device can be set to. */
-static const char * const uet_nl_cc_names[] = { "none" };
 
 static struct net *uet_dev_net(const struct uet_dev *udev)
 {
@@ -142,6 +149,30 @@ static int uet_nl_put_dev_id(struct sk_buff *skb, const struct uet_dev *udev)
 	return 0;
 }
 
+static int uet_nl_put_cc_params(struct sk_buff *skb,
+				const struct uet_params *p)
+{
+	const struct uet_cc_ops *ops;
+	struct nlattr *nest;
+	int i;
+	u32 j;
+
+	for (i = 0; (ops = uet_cc_get(i)); i++) {
+		for (j = 0; j < ops->nparams; j++) {
+			nest = nla_nest_start(skb, UET_A_DEV_CC_PARAM);
+			if (!nest ||
+			    nla_put_string(skb, UET_A_CC_PARAM_ALGO, ops->name) ||
+			    nla_put_string(skb, UET_A_CC_PARAM_NAME,
+					   ops->params[j].name) ||
+			    nla_put_u32(skb, UET_A_CC_PARAM_VALUE,
+					p->cc_params[i][j]))
+				return -EMSGSIZE;
+			nla_nest_end(skb, nest);
+		}
+	}
+	return 0;
+}
+
 static int uet_nl_put_params(struct sk_buff *skb, const struct uet_params *p)
 {
 	if (nla_put_u8(skb, UET_A_DEV_DSCP_DATA, p->dscp_data) ||
@@ -158,13 +189,13 @@ static int uet_nl_put_params(struct sk_buff *skb, const struct uet_params *p)
 	    nla_put_u32(skb, UET_A_DEV_RTO_MAX_US, p->rto_max_us) ||
 	    nla_put_u32(skb, UET_A_DEV_RTO_LINEAR, p->rto_linear) ||
 	    nla_put_u32(skb, UET_A_DEV_ENTROPY_COUNT, p->entropy_count) ||
-	    nla_put_string(skb, UET_A_DEV_CC, p->cc) ||
+	    nla_put_string(skb, UET_A_DEV_CC, p->cc->name) ||
 	    nla_put_string(skb, UET_A_DEV_LB, p->lb->name) ||
 	    nla_put_u32(skb, UET_A_DEV_REPS_RING, p->reps_ring) ||
 	    nla_put_u32(skb, UET_A_DEV_REPS_FREEZE_US, p->reps_freeze_us) ||
 	    nla_put_u32(skb, UET_A_DEV_PROBE_INTERVAL_US, p->probe_interval_us))
 		return -EMSGSIZE;
-	return 0;
+	return uet_nl_put_cc_params(skb, p);
 }
 
 static int uet_nl_put_stats(struct sk_buff *skb, struct uet_dev *udev)
@@ -256,15 +287,104 @@ static int uet_nl_dev_get_dumpit(struct sk_buff *skb,
 	return err == -EMSGSIZE && skb->len ? skb->len : err ?: skb->len;
 }
 
-static bool uet_nl_known_name(const struct nlattr *attr,
-			      const char * const *names, int n)
-{
-	int i;
+/* One "cc-param NAME VALUE" of a dev-set, checked, to apply later. */
+struct uet_nl_cc_set {
+	int algo;
+	int param;
+	u32 value;
+};
 
-	for (i = 0; i < n; i++)
-		if (!nla_strcmp(attr, names[i]))
-			return true;
-	return false;
+#define UET_NL_CC_SET_MAX	(UET_CC_NUM * UET_CC_PARAMS_MAX)
+
+/* The algorithm and index of a parameter name: in algo if it has it (the
+ * device's algorithm, or the one the request names), else in the only
+ * other algorithm that has it.
+ */
+static int uet_nl_cc_param_find(const struct uet_cc_ops *algo,
+				const char *name, int *ai, int *pi)
+{
+	const struct uet_cc_ops *ops;
+	int i, j, found = 0;
+
+	j = uet_cc_param_index(algo, name);
+	if (j >= 0) {
+		*ai = uet_cc_index(algo);
+		*pi = j;
+		return 0;
+	}
+	for (i = 0; (ops = uet_cc_get(i)); i++) {
+		j = uet_cc_param_index(ops, name);
+		if (j >= 0) {
+			*ai = i;
+			*pi = j;
+			found++;
+		}
+	}
+	return found == 1 ? 0 : found ? -EEXIST : -ENOENT;
+}
+
+static int uet_nl_cc_params(const struct uet_params *p,
+			    struct genl_info *info,
+			    const struct uet_cc_ops *algo,
+			    struct uet_nl_cc_set *set, int *nset)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr *tb[UET_A_CC_PARAM_MAX + 1];
+	const struct uet_cc_param *cp;
+	char name[64];
+	struct nlattr *nest;
+	int rem, err;
+
+	nlmsg_for_each_attr(nest, info->nlhdr, GENL_HDRLEN, rem) {
+		const struct uet_cc_ops *ops = algo;
+
+		if (nla_type(nest) != UET_A_DEV_CC_PARAM)
+			continue;
+		err = nla_parse_nested(tb, UET_A_CC_PARAM_MAX, nest,
+				       uet_nl_cc_param_policy, extack);
+		if (err)
+			return err;
+		if (!tb[UET_A_CC_PARAM_NAME] || !tb[UET_A_CC_PARAM_VALUE]) {
+			NL_SET_ERR_MSG_ATTR(extack, nest,
+					    "cc-param needs a name and a value");
+			return -EINVAL;
+		}
+		if (tb[UET_A_CC_PARAM_ALGO]) {
+			nla_strscpy(name, tb[UET_A_CC_PARAM_ALGO], sizeof(name));
+			ops = uet_cc_find(name);
+			if (!ops) {
+				NL_SET_ERR_MSG_ATTR(extack, tb[UET_A_CC_PARAM_ALGO],
+						    "unknown congestion control algorithm");
+				return -EINVAL;
+			}
+		}
+		if (*nset == UET_NL_CC_SET_MAX) {
+			NL_SET_ERR_MSG_ATTR(extack, nest, "too many cc-params");
+			return -E2BIG;
+		}
+		nla_strscpy(name, tb[UET_A_CC_PARAM_NAME], sizeof(name));
+		err = uet_nl_cc_param_find(ops, name, &set[*nset].algo,
+					   &set[*nset].param);
+		if (err == -EEXIST) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[UET_A_CC_PARAM_NAME],
+					    "cc-param of several algorithms: name the algorithm");
+			return -EINVAL;
+		}
+		if (err) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[UET_A_CC_PARAM_NAME],
+					    "unknown cc-param");
+			return -EINVAL;
+		}
+		cp = &uet_cc_get(set[*nset].algo)->params[set[*nset].param];
+		set[*nset].value = nla_get_u32(tb[UET_A_CC_PARAM_VALUE]);
+		if (set[*nset].value < cp->min || set[*nset].value > cp->max) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[UET_A_CC_PARAM_VALUE],
+					    "cc-param value out of range");
+			return -ERANGE;
+		}
+		(*nset)++;
+	}
+	return 0;
 }
 
 static void uet_nl_set_u32(u32 *field, const struct nlattr *attr)
@@ -283,12 +403,14 @@ static int uet_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr **a = info->attrs;
+	struct uet_nl_cc_set cc_set[UET_NL_CC_SET_MAX];
 	const struct uet_lb_ops *lb = NULL;
+	const struct uet_cc_ops *cc = NULL;
+	int err = 0, i, ncc_set = 0;
+	char name[UET_PARAM_NAME_LEN];
 	struct uet_params *p;
 	struct uet_dev *udev;
 	u32 rto_min, rto_max;
-	char name[UET_PARAM_NAME_LEN];
-	int err = 0;
 
 	mutex_lock(&uet_devs_lock);
 	udev = uet_nl_find_dev(genl_info_net(info), a[UET_A_DEV_INDEX],
@@ -311,14 +433,19 @@ static int uet_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -EINVAL;
 		goto out;
 	}
-	if (a[UET_A_DEV_CC] &&
-	    !uet_nl_known_name(a[UET_A_DEV_CC], uet_nl_cc_names,
-			       ARRAY_SIZE(uet_nl_cc_names))) {
-		NL_SET_ERR_MSG_ATTR(extack, a[UET_A_DEV_CC],
-				    "unknown congestion control algorithm");
-		err = -EINVAL;
-		goto out;
+	if (a[UET_A_DEV_CC]) {
+		nla_strscpy(name, a[UET_A_DEV_CC], sizeof(name));
+		cc = uet_cc_find(name);
+		if (!cc) {
+			NL_SET_ERR_MSG_ATTR(extack, a[UET_A_DEV_CC],
+					    "unknown congestion control algorithm");
+			err = -EINVAL;
+			goto out;
+		}
 	}
+	err = uet_nl_cc_params(p, info, cc ?: p->cc, cc_set, &ncc_set);
+	if (err)
+		goto out;
 	if (a[UET_A_DEV_LB]) {
 		nla_strscpy(name, a[UET_A_DEV_LB], sizeof(name));
 		lb = uet_lb_find(name);
@@ -347,14 +474,38 @@ static int uet_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 	uet_nl_set_u32(&p->reps_ring, a[UET_A_DEV_REPS_RING]);
 	uet_nl_set_u32(&p->reps_freeze_us, a[UET_A_DEV_REPS_FREEZE_US]);
 	uet_nl_set_u32(&p->probe_interval_us, a[UET_A_DEV_PROBE_INTERVAL_US]);
-	/* Readers only print these; one of a few fixed names either way. */
-	if (a[UET_A_DEV_CC])
-		nla_strscpy(p->cc, a[UET_A_DEV_CC], sizeof(p->cc));
+	for (i = 0; i < ncc_set; i++)
+		WRITE_ONCE(p->cc_params[cc_set[i].algo][cc_set[i].param],
+			   cc_set[i].value);
+	if (cc)
+		WRITE_ONCE(p->cc, cc);
 	if (lb)
 		WRITE_ONCE(p->lb, lb);
 out:
 	mutex_unlock(&uet_devs_lock);
 	return err;
+}
+
+/* The algorithm's own report; its fields may be mid-update (a snapshot). */
+static int uet_nl_put_cc(struct sk_buff *skb, struct uet_qp *qp)
+{
+	struct uet_cc_stat st[UET_CC_STATS_MAX];
+	const struct uet_cc_ops *ops = READ_ONCE(qp->cc.ops);
+	struct nlattr *nest;
+	int i, n;
+
+	if (nla_put_string(skb, UET_A_QP_CC, ops->name))
+		return -EMSGSIZE;
+	n = min(ops->get_info(&qp->cc, st), UET_CC_STATS_MAX);
+	for (i = 0; i < n; i++) {
+		nest = nla_nest_start(skb, UET_A_QP_CC_STAT);
+		if (!nest || nla_put_string(skb, UET_A_STAT_NAME, st[i].name) ||
+		    nla_put_u64_64bit(skb, UET_A_STAT_VALUE, st[i].value,
+				      UET_A_STAT_PAD))
+			return -EMSGSIZE;
+		nla_nest_end(skb, nest);
+	}
+	return 0;
 }
 
 /* A snapshot of a QP taken while its work may run: each field is read
@@ -424,7 +575,8 @@ static int uet_nl_fill_qp(struct sk_buff *skb, struct uet_qp *qp,
 		goto cancel;
 	if (qp->ibqp.qp_type == IB_QPT_RC &&
 	    (nla_put_string(skb, UET_A_QP_LB, qp->lb.ops->name) ||
-	     nla_put_u32(skb, UET_A_QP_ENTROPY_COUNT, qp->lb.count)))
+	     nla_put_u32(skb, UET_A_QP_ENTROPY_COUNT, qp->lb.count) ||
+	     uet_nl_put_cc(skb, qp)))
 		goto cancel;
 end:
 	genlmsg_end(skb, hdr);
@@ -472,28 +624,43 @@ out:
 	return genlmsg_reply(msg, info);
 }
 
-/* The QP's work starts the new algorithm when it next runs: the load
- * balancer is its state.
+/* The QP's work starts the new algorithms when it next runs: the load
+ * balancer and the congestion controller are its state.
  */
 static int uet_nl_qp_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr **a = info->attrs;
-	const struct uet_lb_ops *lb;
+	const struct uet_lb_ops *lb = NULL;
+	const struct uet_cc_ops *cc = NULL;
 	char name[UET_PARAM_NAME_LEN];
 	struct uet_dev *udev;
 	struct uet_qp *qp;
 	int err = 0;
 
-	if (GENL_REQ_ATTR_CHECK(info, UET_A_QP_QPN) ||
-	    GENL_REQ_ATTR_CHECK(info, UET_A_QP_LB))
+	if (GENL_REQ_ATTR_CHECK(info, UET_A_QP_QPN))
 		return -EINVAL;
-	nla_strscpy(name, a[UET_A_QP_LB], sizeof(name));
-	lb = uet_lb_find(name);
-	if (!lb) {
-		NL_SET_ERR_MSG_ATTR(extack, a[UET_A_QP_LB],
-				    "unknown load balancing algorithm");
+	if (!a[UET_A_QP_LB] && !a[UET_A_QP_CC]) {
+		NL_SET_ERR_MSG(extack, "nothing to set (lb or cc)");
 		return -EINVAL;
+	}
+	if (a[UET_A_QP_LB]) {
+		nla_strscpy(name, a[UET_A_QP_LB], sizeof(name));
+		lb = uet_lb_find(name);
+		if (!lb) {
+			NL_SET_ERR_MSG_ATTR(extack, a[UET_A_QP_LB],
+					    "unknown load balancing algorithm");
+			return -EINVAL;
+		}
+	}
+	if (a[UET_A_QP_CC]) {
+		nla_strscpy(name, a[UET_A_QP_CC], sizeof(name));
+		cc = uet_cc_find(name);
+		if (!cc) {
+			NL_SET_ERR_MSG_ATTR(extack, a[UET_A_QP_CC],
+					    "unknown congestion control algorithm");
+			return -EINVAL;
+		}
 	}
 	mutex_lock(&uet_devs_lock);
 	udev = uet_nl_find_dev(genl_info_net(info), a[UET_A_QP_DEV_INDEX],
@@ -507,7 +674,10 @@ static int uet_nl_qp_set_doit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG_ATTR(extack, a[UET_A_QP_QPN], "no such RC QP");
 		err = -ENOENT;
 	} else {
-		WRITE_ONCE(qp->lb_set, lb);
+		if (lb)
+			WRITE_ONCE(qp->lb_set, lb);
+		if (cc)
+			WRITE_ONCE(qp->cc_set, cc);
 		uet_qp_schedule(qp);
 	}
 	if (qp)

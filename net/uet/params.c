@@ -2,13 +2,14 @@
 /*
  * Defaults of the device parameters, and where each comes from.
  */
-#include <linux/string.h>
 
 #include "lb.h"
 #include "params.h"
 
 void uet_params_init(struct uet_params *p)
 {
+	u32 i, j;
+
 	/* DSCPs: AF31 for data, AF32 for retransmissions (a class sch_uet
 	 * serves first), CS6 for control as RoCE NICs send their CNPs (the
 	 * DCQCN notes in facts.md), AF33 for trimmed packets; the same
@@ -44,7 +45,16 @@ void uet_params_init(struct uet_params *p)
 	 * comes back is in use again about when REPS explores anew.
 	 */
 	p->probe_interval_us = 10000;
-	strscpy(p->cc, "none", sizeof(p->cc));
+	/* No congestion control but the MPR window, as rxe: NSCC and DCQCN
+	 * need their parameters fitted to the fabric (base RTT, line rate).
+	 */
+	p->cc = &uet_cc_none;
+	for (i = 0; i < UET_CC_NUM; i++) {
+		const struct uet_cc_ops *ops = uet_cc_get(i);
+
+		for (j = 0; ops && j < ops->nparams; j++)
+			p->cc_params[i][j] = ops->params[j].def;
+	}
 	/* One path per QP, as RoCE: spraying is for fabrics built for it. */
 	p->lb = &uet_lb_single;
 }

@@ -2,13 +2,16 @@
 /*
  * Runtime parameters of a uet device: what "uet dev set" (netlink.c)
  * changes. The transport reads each field with READ_ONCE() where it uses
- * it, so a change applies to every QP at once; mpr, entropy_count and lb
- * are read when a QP is created.
+ * it, so a change applies to every QP at once; mpr, entropy_count, lb,
+ * cc and cc_params are read when a QP is created (or set by "uet qp
+ * set").
  */
 #ifndef _UET_PARAMS_H
 #define _UET_PARAMS_H
 
 #include <linux/types.h>
+
+#include "cc.h"
 
 struct uet_lb_ops;
 
@@ -32,7 +35,9 @@ struct uet_params {
 	u32 reps_ring;		/* REPS: recycled values kept */
 	u32 reps_freeze_us;	/* REPS: freeze after a loss */
 	u32 probe_interval_us;	/* between probes of a value assumed bad */
-	char cc[UET_PARAM_NAME_LEN];	/* congestion control algorithm */
+	const struct uet_cc_ops *cc;	/* congestion control of new QPs */
+	/* Every algorithm's parameters, by uet_cc_index() and ops order. */
+	u32 cc_params[UET_CC_NUM][UET_CC_PARAMS_MAX];
 	const struct uet_lb_ops *lb;	/* load balancing of new QPs */
 };
 

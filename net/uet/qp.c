@@ -88,6 +88,34 @@ int uet_qp_xmit(struct uet_qp *qp, struct sk_buff *skb, u8 tos, u16 entropy)
 	return err;
 }
 
+/* DCQCN's notification point: a CE-marked packet arrived. At most one
+ * CNP per QP per np_min_time_between_cnps_us, and only when this QP runs
+ * DCQCN itself (both ends are set up alike, as RoCE NICs are).
+ */
+void uet_qp_send_cnp(struct uet_qp *qp)
+{
+	u64 now = ktime_get_ns(), gap;
+	struct sk_buff *skb;
+	int i;
+
+	if (qp->cc.ops != &uet_cc_dcqcn)
+		return;
+	i = uet_cc_param_index(qp->cc.ops, "np_min_time_between_cnps_us");
+	gap = i < 0 ? 0 : (u64)qp->cc.params[i] * NSEC_PER_USEC;
+	if (qp->cnp_sent_ns && now - qp->cnp_sent_ns < gap)
+		return;
+	skb = uet_qp_alloc_skb(qp, sizeof(struct uet_pds_ctl_hdr));
+	if (!skb)
+		return;
+	uet_cnp_pack(qp->ibqp.qp_num, qp->dest_qpn,
+		     skb_put(skb, sizeof(struct uet_pds_ctl_hdr)),
+		     sizeof(struct uet_pds_ctl_hdr));
+	qp->cnp_sent_ns = now;
+	uet_inc(qp->udev, UET_CNT_CNP_TX);
+	uet_qp_xmit(qp, skb, uet_qp_tos(uet_param(qp->udev, dscp_control), false),
+		    qp->entropy);
+}
+
 /* What became of a packet sent on ev, for the peer's path states and the
  * QP's load balancer. An EV set aside is held for an RTT (facts.md 3.4:
  * skip for at least one RTT), the minimum RTO before a sample.
@@ -101,6 +129,21 @@ void uet_qp_path_signal(struct uet_qp *qp, u16 ev, enum uet_ev_sig sig,
 	if (qp->peer)
 		uet_peer_signal(qp->peer, ev, sig, now, sent_ns, hold);
 	uet_lb_feedback(&qp->lb, ev, sig, now);
+}
+
+/* (Re)start congestion control with ops and the device's parameters for
+ * it; windows count bytes as the PDC does, headers included.
+ */
+static void uet_qp_cc_start(struct uet_qp *qp, const struct uet_cc_ops *ops)
+{
+	u32 params[UET_CC_PARAMS_MAX];
+	int i, idx = uet_cc_index(ops);
+
+	for (i = 0; i < UET_CC_PARAMS_MAX; i++)
+		params[i] = READ_ONCE(qp->udev->params.cc_params[idx][i]);
+	uet_cc_init(&qp->cc, ops, (qp->mtu ?: 1024) + UET_DATA_HDR_LEN, params,
+		    ktime_get_ns());
+	qp->cc_traced = 0;
 }
 
 /* (Re)start the load balancer on the peer's entropy set. */
@@ -227,6 +270,7 @@ static void uet_qp_work(struct work_struct *work)
 	struct uet_qp *qp = container_of(work, struct uet_qp, work);
 	enum ib_qp_state state = uet_qp_state(qp);
 	const struct uet_lb_ops *lb;
+	const struct uet_cc_ops *cc;
 	struct sk_buff *skb;
 	int n;
 
@@ -245,6 +289,9 @@ static void uet_qp_work(struct work_struct *work)
 	lb = xchg(&qp->lb_set, NULL);
 	if (lb && qp->peer)
 		uet_qp_lb_start(qp, lb);
+	cc = xchg(&qp->cc_set, NULL);
+	if (cc)
+		uet_qp_cc_start(qp, cc);
 
 	for (n = 0; n < UET_WORK_BUDGET && (skb = skb_dequeue(&qp->rxq)); n++)
 		uet_resp_rcv(qp, skb);
@@ -277,6 +324,12 @@ static enum hrtimer_restart uet_qp_ack_timer(struct hrtimer *t)
 static enum hrtimer_restart uet_qp_rnr_timer(struct hrtimer *t)
 {
 	uet_qp_schedule(container_of(t, struct uet_qp, rnr_timer));
+	return HRTIMER_NORESTART;
+}
+
+static enum hrtimer_restart uet_qp_pace_timer(struct hrtimer *t)
+{
+	uet_qp_schedule(container_of(t, struct uet_qp, pace_timer));
 	return HRTIMER_NORESTART;
 }
 
@@ -356,6 +409,9 @@ int uet_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->rnr_timer.function = uet_qp_rnr_timer;
 	hrtimer_init(&qp->reo_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	qp->reo_timer.function = uet_qp_reo_timer;
+	hrtimer_init(&qp->pace_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	qp->pace_timer.function = uet_qp_pace_timer;
+	uet_qp_cc_start(qp, &uet_cc_none);
 
 	/* Inline data and the SGE list share the WQE's tail, as in rxe. */
 	sq_space = max_t(u32, init->cap.max_send_sge * sizeof(struct rxe_sge),
@@ -440,6 +496,7 @@ static void uet_qp_quiesce(struct uet_qp *qp)
 	hrtimer_cancel(&qp->ack_timer);
 	hrtimer_cancel(&qp->rnr_timer);
 	hrtimer_cancel(&qp->reo_timer);
+	hrtimer_cancel(&qp->pace_timer);
 	flush_work(&qp->work);
 }
 
@@ -462,6 +519,7 @@ int uet_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	hrtimer_cancel(&qp->ack_timer);
 	hrtimer_cancel(&qp->rnr_timer);
 	hrtimer_cancel(&qp->reo_timer);
+	hrtimer_cancel(&qp->pace_timer);
 	skb_queue_purge(&qp->rxq);
 
 	uet_resp_free(qp);
@@ -589,6 +647,8 @@ int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	/* Distinct QPs take distinct entropy values, so paths. */
 	if ((mask & (IB_QP_AV | IB_QP_DEST_QPN)) && qp->peer)
 		uet_qp_lb_start(qp, qp->lb.ops);
+	if (new == IB_QPS_RTR && cur != IB_QPS_RTR)
+		uet_qp_cc_start(qp, uet_param(udev, cc));
 	if (mask & IB_QP_QKEY)
 		qp->qkey = attr->qkey;
 	if (mask & IB_QP_RQ_PSN)

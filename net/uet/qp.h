@@ -12,6 +12,10 @@
 #include "peer.h"
 #include "wire.h"
 
+/* Bytes in front of a data packet's payload, as the PDC counts them. */
+#define UET_DATA_HDR_LEN	(sizeof(struct uet_pds_req_hdr) + \
+				 sizeof(struct uet_verbs_hdr_wire))
+
 /* Engine limits; the transport parameters are in params.h. */
 #define UET_RX_BACKLOG		2048	/* received packets queued per QP */
 #define UET_WORK_BUDGET		64	/* packets per run before yielding */
@@ -128,6 +132,7 @@ u8 uet_qp_tos(u8 dscp, bool ect);
 int uet_qp_xmit(struct uet_qp *qp, struct sk_buff *skb, u8 tos, u16 entropy);
 struct sk_buff *uet_qp_alloc_skb(struct uet_qp *qp, unsigned int hdr_len);
 int uet_qp_send_ack(struct uet_qp *qp);
+void uet_qp_send_cnp(struct uet_qp *qp);
 void uet_qp_path_signal(struct uet_qp *qp, u16 ev, enum uet_ev_sig sig,
 			u64 sent_ns, u64 now);
 int uet_qp_send_nack(struct uet_qp *qp, u32 psn, u8 code, u8 vendor,
@@ -142,6 +147,7 @@ void uet_req_run(struct uet_qp *qp, bool sq_active);
 void uet_req_rcv_ack(struct uet_qp *qp, struct sk_buff *skb);
 void uet_req_rcv_nack(struct uet_qp *qp, struct sk_buff *skb);
 void uet_req_rto(struct uet_qp *qp);
+void uet_req_rcv_ctl(struct uet_qp *qp, struct sk_buff *skb);
 void uet_req_flush(struct uet_qp *qp);
 int uet_req_rcv_resp(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 		     struct sk_buff *skb, int off, u32 len);

@@ -24,6 +24,8 @@ static unsigned int uet_rcv_min_len(int type)
 		return sizeof(struct uet_pds_ackx_hdr);
 	case UET_PDS_NACK:
 		return sizeof(struct uet_pds_nack_hdr);
+	case UET_PDS_CONTROL:
+		return sizeof(struct uet_pds_ctl_hdr);
 	default:
 		return 0;
 	}
@@ -46,7 +48,10 @@ void uet_rcv(struct uet_dev *udev, struct sk_buff *skb)
 		uet_ud_rcv(udev, skb);
 		return;
 	}
-	if (type == UET_PDS_CONTROL || type == UET_PDS_ACK) {
+	if (type == UET_PDS_ACK ||
+	    (type == UET_PDS_CONTROL &&
+	     pskb_may_pull(skb, sizeof(struct uet_pds_ctl_hdr)) &&
+	     uet_ctl_type(skb->data, skb_headlen(skb)) == UET_CTL_PROBE)) {
 		uet_peer_rcv_probe(udev, skb);
 		return;
 	}
@@ -59,6 +64,7 @@ void uet_rcv(struct uet_dev *udev, struct sk_buff *skb)
 	BUILD_BUG_ON(offsetof(struct uet_pds_ack_hdr, dpdcid) != 10);
 	BUILD_BUG_ON(offsetof(struct uet_pds_ackx_hdr, ack.dpdcid) != 10);
 	BUILD_BUG_ON(offsetof(struct uet_pds_nack_hdr, dpdcid) != 10);
+	BUILD_BUG_ON(offsetof(struct uet_pds_ctl_hdr, dpdcid) != 10);
 	dpdcid = get_unaligned_be16(skb->data + 10);
 	trace_uet_rx(udev->ibdev.index, dpdcid, skb,
 		     UET_SKB_CB(skb)->dscp << 2 | UET_SKB_CB(skb)->ecn);

@@ -305,6 +305,35 @@ static void uet_req_arm_rto(struct uet_qp *qp, bool restart)
 	hrtimer_start(&qp->rto_timer, ns_to_ktime(rto), HRTIMER_MODE_REL);
 }
 
+/* Report the algorithm's window or rate when it changed. */
+static void uet_req_cc_trace(struct uet_qp *qp)
+{
+	struct uet_cc_stat st[UET_CC_STATS_MAX];
+
+	if (!trace_uet_cc_enabled() || qp->cc.ops->get_info(&qp->cc, st) < 1 ||
+	    st[0].value == qp->cc_traced)
+		return;
+	qp->cc_traced = st[0].value;
+	trace_uet_cc(qp->udev->ibdev.index, qp->ibqp.qp_num, st[0].name,
+		     st[0].value);
+}
+
+/* May a packet of bytes leave now? If not, the pacing timer or the next
+ * ACK brings the work back.
+ */
+static bool uet_req_cc_ok(struct uet_qp *qp, u32 bytes, u64 now)
+{
+	u64 at = qp->cc.ops->send_at(&qp->cc, now, qp->tx.inflight_bytes,
+				     bytes);
+
+	if (at <= now)
+		return true;
+	if (at != U64_MAX && !hrtimer_active(&qp->pace_timer))
+		hrtimer_start(&qp->pace_timer, ns_to_ktime(at - now),
+			      HRTIMER_MODE_REL);
+	return false;
+}
+
 /* Send the kept packet psn, first time or again. */
 static int uet_req_xmit_psn(struct uet_qp *qp, u32 psn, bool retx)
 {
@@ -326,6 +355,8 @@ static int uet_req_xmit_psn(struct uet_qp *qp, u32 psn, bool retx)
 		uet_inc(qp->udev, UET_CNT_RETX_PKTS);
 		WRITE_ONCE(qp->nretx, qp->nretx + 1);
 	}
+	if (qp->cc.ops->on_send)
+		qp->cc.ops->on_send(&qp->cc, pkt->sent_ns, pkt->bytes, retx);
 	return uet_qp_xmit(qp, skb, uet_qp_tos(dscp, true), pkt->ev);
 }
 
@@ -502,6 +533,8 @@ static void uet_req_resend(struct uet_qp *qp, int *budget)
 		struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(&qp->tx, psn);
 		enum uet_ev_sig sig = UET_EV_SIG_LOSS;
 
+		if (!uet_req_cc_ok(qp, pkt->bytes, now))
+			break;
 		if (pkt->flags & UET_PDC_TRIMMED)
 			sig = UET_EV_SIG_TRIM;
 		else if (pkt->flags & UET_PDC_RTO)
@@ -534,9 +567,11 @@ static bool uet_req_may_start(struct uet_qp *qp, struct uet_swqe *w)
 static void uet_req_send_new(struct uet_qp *qp, int *budget)
 {
 	struct uet_req *req = qp->req;
+	u64 now = ktime_get_ns();
 
 	while (*budget > 0 && req->jobs_head != req->jobs_tail &&
-	       uet_pdc_tx_window_open(&qp->tx)) {
+	       uet_pdc_tx_window_open(&qp->tx) &&
+	       uet_req_cc_ok(qp, qp->cc.mtu, now)) {
 		struct uet_rjob *job = &req->jobs[req->jobs_head & req->jobs_mask];
 
 		if (uet_req_job_pkt(qp, job)) {
@@ -561,7 +596,8 @@ static void uet_req_send_new(struct uet_qp *qp, int *budget)
 			req->cur++;
 			continue;
 		}
-		if (!uet_pdc_tx_window_open(&qp->tx))
+		if (!uet_pdc_tx_window_open(&qp->tx) ||
+		    !uet_req_cc_ok(qp, qp->cc.mtu, now))
 			break;
 		if (!w->npkts_sent) {
 			if (!uet_req_may_start(qp, w))
@@ -671,6 +707,8 @@ static void uet_req_detect_loss(struct uet_qp *qp)
 
 	marked = uet_pdc_tx_detect_loss(&qp->tx, now, dupthresh);
 	uet_count(qp->udev, UET_CNT_RETX_SACK, marked);
+	if (marked && qp->cc.ops->on_loss)
+		qp->cc.ops->on_loss(&qp->cc, now, marked * qp->cc.mtu, false);
 	when = uet_pdc_tx_loss_deadline(&qp->tx, dupthresh);
 	if (when && !hrtimer_active(&qp->reo_timer))
 		hrtimer_start(&qp->reo_timer,
@@ -691,6 +729,7 @@ void uet_req_run(struct uet_qp *qp, bool sq_active)
 		uet_req_send_new(qp, &budget);
 	}
 	uet_req_complete(qp);
+	uet_req_cc_trace(qp);
 
 	if (!uet_pdc_tx_inflight(&qp->tx) && !req->rd_atomic)
 		hrtimer_try_to_cancel(&qp->rto_timer);
@@ -725,11 +764,27 @@ static void uet_req_fail_psn(struct uet_qp *qp, u32 psn,
 		uet_qp_error(qp);
 }
 
+/* The RTT the packet that triggered an ACK took, if it was sent once and
+ * this is its first acknowledgment; else 0. It includes the receiver's
+ * ACK coalescing, which the trigger (the newest packet) mostly escapes.
+ */
+static u64 uet_req_ack_rtt(struct uet_qp *qp, u32 psn, u64 now)
+{
+	const struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(&qp->tx, psn);
+
+	if (!uet_psn_in_window(psn, qp->tx.una, uet_pdc_tx_inflight(&qp->tx)) ||
+	    (pkt->flags & UET_PDC_ACKED) || pkt->nxmit != 1)
+		return 0;
+	return now - pkt->sent_ns;
+}
+
 void uet_req_rcv_ack(struct uet_qp *qp, struct sk_buff *skb)
 {
 	struct uet_req *req = qp->req;
+	struct uet_cc_ack cca = {};
 	struct uet_pds_ack ack;
 	u64 now = ktime_get_ns();
+	u64 inflight;
 	u32 psn;
 	int newly;
 
@@ -756,6 +811,8 @@ void uet_req_rcv_ack(struct uet_qp *qp, struct sk_buff *skb)
 	req->ack_ecn = ack.flags & UET_PDS_ACK_F_ECN;
 	req->ack_psn = psn;
 	req->ack_now = now;
+	inflight = qp->tx.inflight_bytes;
+	cca.rtt_ns = uet_req_ack_rtt(qp, psn, now);
 	if (req->ack_ecn) {
 		const struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(&qp->tx, psn);
 		u16 ev = ack.ccx_flags & UET_ACKX_F_ENTROPY ? ack.entropy :
@@ -771,8 +828,37 @@ void uet_req_rcv_ack(struct uet_qp *qp, struct sk_buff *skb)
 		if (uet_pdc_tx_inflight(&qp->tx))
 			uet_req_arm_rto(qp, true);
 	}
+	if (qp->cc.ops->on_ack && (newly > 0 || req->ack_ecn)) {
+		cca.now = now;
+		cca.acked_bytes = inflight - qp->tx.inflight_bytes;
+		cca.inflight_bytes = qp->tx.inflight_bytes;
+		cca.ecn = req->ack_ecn;
+		cca.entropy = ack.ccx_flags & UET_ACKX_F_ENTROPY ? ack.entropy : 0;
+		qp->cc.ops->on_ack(&qp->cc, &cca);
+	}
 out:
 	consume_skb(skb);
+}
+
+/* A control packet for this QP: DCQCN's congestion notification. */
+void uet_req_rcv_ctl(struct uet_qp *qp, struct sk_buff *skb)
+{
+	if (uet_ctl_type(skb->data, skb->len) != UET_CTL_CNP) {
+		uet_inc(qp->udev, UET_CNT_DROP_MALFORMED);
+	} else {
+		uet_inc(qp->udev, UET_CNT_CNP_RX);
+		if (qp->cc.ops->on_cnp)
+			qp->cc.ops->on_cnp(&qp->cc, ktime_get_ns());
+	}
+	consume_skb(skb);
+}
+
+static void uet_req_cc_nack(struct uet_qp *qp, u32 psn, bool trimmed)
+{
+	if (qp->cc.ops->on_nack)
+		qp->cc.ops->on_nack(&qp->cc, ktime_get_ns(),
+				    uet_pdc_tx_pkt(&qp->tx, psn)->bytes, trimmed,
+				    qp->tx.inflight_bytes);
 }
 
 void uet_req_rcv_nack(struct uet_qp *qp, struct sk_buff *skb)
@@ -789,13 +875,17 @@ void uet_req_rcv_nack(struct uet_qp *qp, struct sk_buff *skb)
 		       nack.code, false);
 	switch (nack.code) {
 	case UET_NACK_PKT_NOT_RCVD:
-		if (uet_pdc_tx_nack_hole(&qp->tx, nack.psn, ktime_get_ns()))
+		if (uet_pdc_tx_nack_hole(&qp->tx, nack.psn, ktime_get_ns())) {
 			uet_inc(qp->udev, UET_CNT_RETX_NACK);
+			uet_req_cc_nack(qp, nack.psn, false);
+		}
 		break;
 	case UET_NACK_TRIMMED:
 	case UET_NACK_TRIMMED_LASTHOP:
-		if (uet_pdc_tx_nack(&qp->tx, nack.psn, true))
+		if (uet_pdc_tx_nack(&qp->tx, nack.psn, true)) {
 			uet_inc(qp->udev, UET_CNT_RETX_NACK);
+			uet_req_cc_nack(qp, nack.psn, true);
+		}
 		break;
 	case UET_NACK_PSN_OOR_WINDOW:
 		if (uet_pdc_tx_nack(&qp->tx, nack.psn, false))
@@ -863,6 +953,9 @@ void uet_req_rto(struct uet_qp *qp)
 	marked = uet_pdc_tx_timeout(&qp->tx, ktime_get_ns(),
 				    uet_req_rto_ns(qp, req->backoff - 1));
 	uet_count(qp->udev, UET_CNT_RETX_RTO, marked);
+	if (qp->cc.ops->on_loss)
+		qp->cc.ops->on_loss(&qp->cc, ktime_get_ns(),
+				    marked * qp->cc.mtu, true);
 	trace_uet_rto(qp->udev->ibdev.index, qp->ibqp.qp_num, req->backoff,
 		      uet_pdc_tx_inflight(&qp->tx), marked);
 	uet_req_arm_rto(qp, true);

@@ -15,9 +15,6 @@
 #include "psn.h"
 #include "udp.h"
 
-#define UET_DATA_HDR_LEN	(sizeof(struct uet_pds_req_hdr) + \
-				 sizeof(struct uet_verbs_hdr_wire))
-
 int uet_resp_init(struct uet_qp *qp)
 {
 	struct uet_resp *resp;
@@ -466,6 +463,7 @@ static void uet_resp_data(struct uet_qp *qp, struct sk_buff *skb)
 	if (cb->ecn == INET_ECN_CE) {
 		uet_inc(udev, UET_CNT_ECN_CE_RX);
 		resp->ack_ecn = true;
+		uet_qp_send_cnp(qp);
 	}
 
 	/* A switch cut the payload: ask for exactly this PSN again, now. */
@@ -562,6 +560,9 @@ void uet_resp_rcv(struct uet_qp *qp, struct sk_buff *skb)
 	case UET_PDS_ACK_CC:
 	case UET_PDS_ACK_CCX:
 		uet_req_rcv_ack(qp, skb);
+		return;
+	case UET_PDS_CONTROL:
+		uet_req_rcv_ctl(qp, skb);
 		return;
 	case UET_PDS_NACK:
 		uet_req_rcv_nack(qp, skb);

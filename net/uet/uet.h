@@ -227,6 +227,14 @@ struct uet_qp {
 	struct uet_peer *peer;
 	/* Load balancing asked for by "uet qp set", taken by the work. */
 	const struct uet_lb_ops *lb_set;
+	/* Congestion control (owned by the work), and what "uet qp set"
+	 * asked for.
+	 */
+	struct uet_cc cc;
+	const struct uet_cc_ops *cc_set;
+	u64 cc_traced;		/* the value last reported by trace_uet_cc */
+	struct hrtimer pace_timer;	/* the algorithm's next send time */
+	u64 cnp_sent_ns;	/* DCQCN notification point: last CNP */
 	struct uet_req *req;	/* requester state (req.c) */
 	struct uet_resp *resp;	/* responder state (resp.c) */
 	/* Per-QP counts for netlink, which reads them without the work. */

@@ -174,6 +174,33 @@ int uet_probe_pack(u16 opaque, bool answer, void *buf, size_t len)
 	return n;
 }
 
+int uet_cnp_pack(u16 spdcid, u16 dpdcid, void *buf, size_t len)
+{
+	struct uet_pds_ctl_hdr *hdr = buf;
+
+	if (len < sizeof(*hdr))
+		return -EMSGSIZE;
+	memset(buf, 0, sizeof(*hdr));
+	put_unaligned_be16(uet_prologue(UET_PDS_CONTROL, UET_CTL_CNP, 0),
+			   &hdr->prologue);
+	put_unaligned_be16(spdcid, &hdr->spdcid);
+	put_unaligned_be16(dpdcid, &hdr->dpdcid);
+	return sizeof(*hdr);
+}
+
+/* The ctl_type of a CONTROL packet, or a negative errno. */
+int uet_ctl_type(const void *buf, size_t len)
+{
+	u16 prologue;
+
+	if (len < sizeof(struct uet_pds_ctl_hdr))
+		return -EBADMSG;
+	prologue = get_unaligned_be16(buf);
+	if (prologue >> UET_PDS_TYPE_SHIFT != UET_PDS_CONTROL)
+		return -EPROTO;
+	return prologue >> UET_PDS_NEXT_SHIFT & UET_PDS_NEXT_MASK;
+}
+
 int uet_probe_parse(const void *buf, size_t len, u16 *opaque, bool *answer)
 {
 	const struct uet_pds_ctl_hdr *hdr = buf;

@@ -163,6 +163,10 @@ struct uet_pds_ctl_hdr {
 } __packed;
 
 #define UET_CTL_PROBE		6
+/* uet's own control type (UE leaves 10..15 unassigned): a DCQCN congestion
+ * notification from the receiving QP to the sending one.
+ */
+#define UET_CTL_CNP		15
 /* The answer to a probe: a plain ACK (12 bytes) with flag P, echoing
  * probe_opaque in the ack_psn_offset field.
  */
@@ -170,6 +174,8 @@ struct uet_pds_ctl_hdr {
 #define UET_PDS_PLAIN_ACK_LEN	12
 
 int uet_probe_pack(u16 opaque, bool answer, void *buf, size_t len);
+int uet_cnp_pack(u16 spdcid, u16 dpdcid, void *buf, size_t len);
+int uet_ctl_type(const void *buf, size_t len);
 int uet_probe_parse(const void *buf, size_t len, u16 *opaque, bool *answer);
 
 int uet_pds_ack_pack(const struct uet_pds_ack *ack, void *buf, size_t len);

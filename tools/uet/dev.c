@@ -39,8 +39,15 @@ static const enum mnl_attr_data_type dev_types[UET_A_DEV_MAX + 1] = {
 	[UET_A_DEV_REPS_RING] = MNL_TYPE_U32,
 	[UET_A_DEV_REPS_FREEZE_US] = MNL_TYPE_U32,
 	[UET_A_DEV_PROBE_INTERVAL_US] = MNL_TYPE_U32,
-	/* UET_A_DEV_STAT repeats: dev_print_stats() walks the message. */
+	/*
+	 * UET_A_DEV_STAT and UET_A_DEV_CC_PARAM repeat: dev_print_stats()
+	 * and dev_print_cc_text() or dev_print_cc_json() walk the message.
+	 */
 };
+
+/* The kernel's policy for the strings of a cc-param nest */
+#define CC_ALGO_MAX	15
+#define CC_NAME_MAX	63
 
 /* The settable parameters, in the order "dev show" prints them. */
 static const struct dev_param {
@@ -80,7 +87,10 @@ void dev_usage(FILE *f)
 		"                  rto_min_us | rto_max_us | rto_linear |\n"
 		"                  entropy_count | reps_ring | reps_freeze_us |\n"
 		"                  probe_interval_us } NUMBER\n"
-		"            | cc NAME | lb { single | spray | reps }\n");
+		"            | cc { none | nscc | dcqcn } | lb { single | spray | reps }\n"
+		"            | cc-param [ ALGO. ]NAME NUMBER\n"
+		"cc-param may repeat; without ALGO, NAME is looked up in the device's\n"
+		"algorithm (or the one cc sets), else in the only algorithm having it.\n");
 }
 
 void dev_parse(const struct nlmsghdr *nlh, const struct nlattr **tb)
@@ -106,6 +116,98 @@ static void dev_print_params(const struct nlattr **tb)
 		else
 			print_pair_u64(dev_params[i].name, nl_uint(a));
 	}
+}
+
+/* A cc-param nest of a reply, with its algorithm, name and value; or false. */
+static bool dev_cc_param_parse(const struct nlattr *a,
+			       const struct nlattr **tb)
+{
+	static const enum mnl_attr_data_type types[UET_A_CC_PARAM_MAX + 1] = {
+		[UET_A_CC_PARAM_ALGO] = MNL_TYPE_NUL_STRING,
+		[UET_A_CC_PARAM_NAME] = MNL_TYPE_NUL_STRING,
+		[UET_A_CC_PARAM_VALUE] = MNL_TYPE_U32,
+	};
+
+	if (mnl_attr_get_type(a) != UET_A_DEV_CC_PARAM ||
+	    mnl_attr_validate(a, MNL_TYPE_NESTED) < 0)
+		return false;
+	nl_parse_nested(a, types, UET_A_CC_PARAM_MAX, tb);
+	return tb[UET_A_CC_PARAM_ALGO] && tb[UET_A_CC_PARAM_NAME] &&
+	       tb[UET_A_CC_PARAM_VALUE];
+}
+
+/* Text: the parameters of the device's algorithm @cc, on a line of their own. */
+static void dev_print_cc_text(const struct nlmsghdr *nlh, const char *cc)
+{
+	const struct nlattr *tb[UET_A_CC_PARAM_MAX + 1];
+	const struct nlattr *a;
+	bool line = false;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		if (!dev_cc_param_parse(a, tb) ||
+		    strcmp(mnl_attr_get_str(tb[UET_A_CC_PARAM_ALGO]), cc))
+			continue;
+		if (!line)
+			print_text("\n   ");
+		line = true;
+		print_str(NULL, " cc-param %s",
+			  mnl_attr_get_str(tb[UET_A_CC_PARAM_NAME]));
+		print_u64(NULL, " %llu", nl_uint(tb[UET_A_CC_PARAM_VALUE]));
+	}
+}
+
+/* Whether a cc-param nest before @end names the algorithm @algo */
+static bool dev_cc_algo_seen(const struct nlmsghdr *nlh,
+			     const struct nlattr *end, const char *algo)
+{
+	const struct nlattr *tb[UET_A_CC_PARAM_MAX + 1];
+	const struct nlattr *a;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		if (a == end)
+			break;
+		if (dev_cc_param_parse(a, tb) &&
+		    !strcmp(mnl_attr_get_str(tb[UET_A_CC_PARAM_ALGO]), algo))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * JSON: "cc_params", one object per algorithm in the order the kernel
+ * first names it, mapping every parameter of it to its value. An
+ * algorithm without parameters (none) has no key.
+ */
+static void dev_print_cc_json(const struct nlmsghdr *nlh)
+{
+	const struct nlattr *tb[UET_A_CC_PARAM_MAX + 1];
+	const struct nlattr *a, *b;
+	bool open = false;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		const char *algo;
+
+		if (!dev_cc_param_parse(a, tb))
+			continue;
+		/* in the message buffer, which outlives this callback */
+		algo = mnl_attr_get_str(tb[UET_A_CC_PARAM_ALGO]);
+		if (dev_cc_algo_seen(nlh, a, algo))
+			continue;
+		if (!open)
+			print_obj_open("cc_params");
+		open = true;
+		print_obj_open(algo);
+		mnl_attr_for_each(b, nlh, sizeof(struct genlmsghdr)) {
+			if (!dev_cc_param_parse(b, tb) ||
+			    strcmp(mnl_attr_get_str(tb[UET_A_CC_PARAM_ALGO]), algo))
+				continue;
+			print_u64(mnl_attr_get_str(tb[UET_A_CC_PARAM_NAME]), NULL,
+				  nl_uint(tb[UET_A_CC_PARAM_VALUE]));
+		}
+		print_obj_close();
+	}
+	if (open)
+		print_obj_close();
 }
 
 static void dev_print_stats(const struct nlmsghdr *nlh)
@@ -165,6 +267,10 @@ static int dev_show_cb(const struct nlmsghdr *nlh, void *data)
 	if (tb[UET_A_DEV_UDP_PORT])
 		print_pair_u64("udp_port", nl_uint(tb[UET_A_DEV_UDP_PORT]));
 	dev_print_params(tb);
+	if (u->json)
+		dev_print_cc_json(nlh);
+	else if (tb[UET_A_DEV_CC])
+		dev_print_cc_text(nlh, mnl_attr_get_str(tb[UET_A_DEV_CC]));
 	if (u->stats)
 		dev_print_stats(nlh);
 	print_text("\n");
@@ -202,12 +308,103 @@ static int dev_param_find(const char *name)
 	return -1;
 }
 
+/* "cc-param [ ALGO. ]NAME VALUE" takes two values, every other PARAM one. */
+static const char dev_cc_param[] = "cc-param";
+
+static int dev_arg_len(const char *param)
+{
+	return strcmp(param, dev_cc_param) ? 2 : 3;
+}
+
+/*
+ * The NAME of "cc-param [ ALGO. ]NAME", with ALGO copied to @algo ("" when
+ * not given); NULL, said why, for a name or algorithm the kernel refuses.
+ */
+static const char *dev_cc_param_split(const char *arg,
+				      char algo[CC_ALGO_MAX + 1])
+{
+	const char *dot = strchr(arg, '.');
+	const char *name = dot ? dot + 1 : arg;
+	size_t len = dot ? (size_t)(dot - arg) : 0;
+
+	if (dot && (!len || len > CC_ALGO_MAX)) {
+		fprintf(stderr, "uet: cc-param \"%s\": the algorithm must be 1..%u characters\n",
+			arg, CC_ALGO_MAX);
+		return NULL;
+	}
+	if (!*name || strlen(name) > CC_NAME_MAX) {
+		fprintf(stderr, "uet: cc-param \"%s\": the name must be 1..%u characters\n",
+			arg, CC_NAME_MAX);
+		return NULL;
+	}
+	memcpy(algo, arg, len);
+	algo[len] = '\0';
+	return name;
+}
+
+/* The "cc-param" arguments among @argv[0..@argc), as nests */
+static bool dev_put_cc_params(struct nlmsghdr *nlh, int argc, char **argv)
+{
+	char algo[CC_ALGO_MAX + 1];
+	struct nlattr *nest;
+	unsigned long num;
+	const char *name;
+	int n;
+
+	for (; argc; argc -= n, argv += n) {
+		n = dev_arg_len(argv[0]);
+		if (n == 2)
+			continue;
+		name = dev_cc_param_split(argv[1], algo);
+		if (!name || !parse_uint(argv[2], UINT32_MAX, &num))
+			return false;
+		nest = nl_nest_start(nlh, UET_A_DEV_CC_PARAM);
+		if (!nest || (*algo && !nl_put_strz(nlh, UET_A_CC_PARAM_ALGO, algo)) ||
+		    !nl_put_strz(nlh, UET_A_CC_PARAM_NAME, name) ||
+		    !nl_put_u32(nlh, UET_A_CC_PARAM_VALUE, num))
+			return false;
+		nl_nest_end(nlh, nest);
+	}
+	return true;
+}
+
+/* Checks "cc-param" at @argv, with the @done arguments before it at @args. */
+static bool dev_check_cc_param(char **args, int done, int argc, char **argv)
+{
+	char algo[CC_ALGO_MAX + 1];
+	unsigned long num;
+	int n;
+
+	if (argc < 3) {
+		fprintf(stderr, "uet: %s needs a name and a value\n", dev_cc_param);
+		return false;
+	}
+	if (!dev_cc_param_split(argv[1], algo))
+		return false;
+	if (!parse_uint(argv[2], UINT32_MAX, &num)) {
+		fprintf(stderr, "uet: %s %s must be a number 0..%u, not \"%s\"\n",
+			dev_cc_param, argv[1], UINT32_MAX, argv[2]);
+		return false;
+	}
+	for (; done; done -= n, args += n) {
+		n = dev_arg_len(args[0]);
+		if (n == 3 && !strcmp(args[1], argv[1])) {
+			fprintf(stderr, "uet: %s %s given twice\n",
+				dev_cc_param, argv[1]);
+			return false;
+		}
+	}
+	return true;
+}
+
 static int dev_set(struct uet *u, int argc, char **argv)
 {
 	const char *val[ARRAY_SIZE(dev_params)] = { NULL };
 	unsigned long num[ARRAY_SIZE(dev_params)];
 	struct nlmsghdr *nlh;
 	const char *dev;
+	char **args;
+	int nargs, n;
 	size_t i;
 	bool ok;
 
@@ -217,11 +414,19 @@ static int dev_set(struct uet *u, int argc, char **argv)
 		return 1;
 	}
 	dev = argv[0];
+	args = argv + 1;
+	nargs = argc - 1;
 	/* Every argument is checked before anything reaches the kernel. */
-	for (argc--, argv++; argc; argc -= 2, argv += 2) {
+	for (argc--, argv++; argc; argc -= n, argv += n) {
 		int p = dev_param_find(argv[0]);
 		enum mnl_attr_data_type type;
 
+		n = dev_arg_len(argv[0]);
+		if (n == 3) {
+			if (!dev_check_cc_param(args, nargs - argc, argc, argv))
+				return 1;
+			continue;
+		}
 		if (p < 0) {
 			fprintf(stderr, "uet: unknown parameter \"%s\"\n", argv[0]);
 			dev_usage(stderr);
@@ -265,7 +470,7 @@ static int dev_set(struct uet *u, int argc, char **argv)
 		else
 			ok = nl_put_strz(nlh, attr, val[i]);
 	}
-	if (!ok)
+	if (!ok || !dev_put_cc_params(nlh, nargs, args))
 		return 1;
 	return nl_request(u, nlh, NULL, NULL) ? 1 : 0;
 }

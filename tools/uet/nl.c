@@ -143,6 +143,20 @@ bool nl_put_bin(struct nlmsghdr *nlh, uint16_t type, const void *data,
 	return nl_fits(mnl_attr_put_check(nlh, sizeof(buf), type, len, data));
 }
 
+/* NULL, reported, when the request is too long; close with nl_nest_end() */
+struct nlattr *nl_nest_start(struct nlmsghdr *nlh, uint16_t type)
+{
+	struct nlattr *nest = mnl_attr_nest_start_check(nlh, sizeof(buf), type);
+
+	nl_fits(nest);
+	return nest;
+}
+
+void nl_nest_end(struct nlmsghdr *nlh, struct nlattr *nest)
+{
+	mnl_attr_nest_end(nlh, nest);
+}
+
 static const char *nl_extack_msg(const struct nlmsghdr *nlh, size_t off)
 {
 	const struct nlattr *a;

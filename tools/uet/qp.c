@@ -2,7 +2,8 @@
 /*
  * uet qp: the transport state of QPs, one line each: where each PSN space
  * stands, what is in flight, how much was lost and the RTT estimate; and
- * the load balancing of one QP changed.
+ * the load balancing and congestion control of one QP, with the state of
+ * its algorithm; and either of them changed.
  */
 #include <arpa/inet.h>
 #include <stdint.h>
@@ -35,7 +36,11 @@ static const enum mnl_attr_data_type qp_types[UET_A_QP_MAX + 1] = {
 	[UET_A_QP_MIN_RTT_US] = MNL_TYPE_U32,
 	[UET_A_QP_LB] = MNL_TYPE_NUL_STRING,
 	[UET_A_QP_ENTROPY_COUNT] = MNL_TYPE_U32,
-	/* UET_A_QP_ENTROPY repeats: qp_print_entropy() walks the message. */
+	[UET_A_QP_CC] = MNL_TYPE_NUL_STRING,
+	/*
+	 * UET_A_QP_ENTROPY and UET_A_QP_CC_STAT repeat: qp_print_entropy()
+	 * and qp_print_cc_stats() walk the message.
+	 */
 };
 
 /* The plain counters and PSNs, in the order "qp show" prints them. */
@@ -68,9 +73,10 @@ void qp_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: uet [ -j ] qp show [ dev DEV ] [ qpn QPN ]\n"
-		"       uet qp set dev DEV qpn QPN lb { single | spray | reps }\n"
+		"       uet qp set dev DEV qpn QPN [ lb { single | spray | reps } ]\n"
+		"                                  [ cc { none | nscc | dcqcn } ]\n"
 		"       uet qp help\n"
-		"QPN needs DEV.\n");
+		"QPN needs DEV; qp set needs lb, cc or both.\n");
 }
 
 void qp_parse(const struct nlmsghdr *nlh, const struct nlattr **tb)
@@ -128,6 +134,34 @@ static void qp_print_entropy(const struct nlmsghdr *nlh)
 		print_arr_close();
 }
 
+/* The algorithm's state: "NAME VALUE" pairs, or a "cc_stats" object. */
+static void qp_print_cc_stats(const struct nlmsghdr *nlh)
+{
+	static const enum mnl_attr_data_type types[UET_A_STAT_MAX + 1] = {
+		[UET_A_STAT_NAME] = MNL_TYPE_NUL_STRING,
+		[UET_A_STAT_VALUE] = MNL_TYPE_U64,
+	};
+	const struct nlattr *tb[UET_A_STAT_MAX + 1];
+	const struct nlattr *a;
+	bool open = false;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		if (mnl_attr_get_type(a) != UET_A_QP_CC_STAT ||
+		    mnl_attr_validate(a, MNL_TYPE_NESTED) < 0)
+			continue;
+		nl_parse_nested(a, types, UET_A_STAT_MAX, tb);
+		if (!tb[UET_A_STAT_NAME] || !tb[UET_A_STAT_VALUE])
+			continue;
+		if (!open)
+			print_obj_open("cc_stats");
+		open = true;
+		print_pair_u64(mnl_attr_get_str(tb[UET_A_STAT_NAME]),
+			       mnl_attr_get_u64(tb[UET_A_STAT_VALUE]));
+	}
+	if (open)
+		print_obj_close();
+}
+
 static int qp_show_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[UET_A_QP_MAX + 1];
@@ -162,6 +196,9 @@ static int qp_show_cb(const struct nlmsghdr *nlh, void *data)
 	if (tb[UET_A_QP_ENTROPY_COUNT])
 		print_pair_u64("entropy_count",
 			       nl_uint(tb[UET_A_QP_ENTROPY_COUNT]));
+	if (tb[UET_A_QP_CC])
+		print_pair_str("cc", mnl_attr_get_str(tb[UET_A_QP_CC]));
+	qp_print_cc_stats(nlh);
 	print_text("\n");
 	print_obj_close();
 	return MNL_CB_OK;
@@ -217,7 +254,9 @@ static int qp_show(struct uet *u, int argc, char **argv)
 
 static int qp_set(struct uet *u, int argc, char **argv)
 {
-	static const char *const keys[] = { "dev", "qpn", "lb", NULL };
+	static const char *const keys[] = { "dev", "qpn", "lb", "cc", NULL };
+	/* the attributes of lb and cc */
+	static const uint16_t attrs[] = { UET_A_QP_LB, UET_A_QP_CC };
 	const char *val[ARRAY_SIZE(keys) - 1] = { NULL };
 	struct nlmsghdr *nlh;
 	unsigned long qpn;
@@ -242,12 +281,17 @@ static int qp_set(struct uet *u, int argc, char **argv)
 		}
 		val[k] = argv[1];
 	}
-	for (i = 0; i < ARRAY_SIZE(val); i++) {
+	for (i = 0; i < 2; i++) {
 		if (!val[i]) {
 			fprintf(stderr, "uet: qp set needs %s\n", keys[i]);
 			qp_usage(stderr);
 			return 1;
 		}
+	}
+	if (!val[2] && !val[3]) {
+		fprintf(stderr, "uet: qp set needs lb or cc\n");
+		qp_usage(stderr);
+		return 1;
 	}
 	if (!parse_uint(val[1], UINT32_MAX, &qpn)) {
 		fprintf(stderr, "uet: qpn must be a number, not \"%s\"\n", val[1]);
@@ -258,9 +302,11 @@ static int qp_set(struct uet *u, int argc, char **argv)
 		return 1;
 	nlh = nl_msg(u, UET_CMD_QP_SET, 0);
 	if (!nl_put_strz(nlh, UET_A_QP_DEV_NAME, val[0]) ||
-	    !nl_put_u32(nlh, UET_A_QP_QPN, qpn) ||
-	    !nl_put_strz(nlh, UET_A_QP_LB, val[2]))
+	    !nl_put_u32(nlh, UET_A_QP_QPN, qpn))
 		return 1;
+	for (i = 0; i < ARRAY_SIZE(attrs); i++)
+		if (val[i + 2] && !nl_put_strz(nlh, attrs[i], val[i + 2]))
+			return 1;
 	return nl_request(u, nlh, NULL, NULL) ? 1 : 0;
 }
 

@@ -38,6 +38,8 @@ bool nl_put_u16(struct nlmsghdr *nlh, uint16_t type, uint16_t v);
 bool nl_put_u32(struct nlmsghdr *nlh, uint16_t type, uint32_t v);
 bool nl_put_bin(struct nlmsghdr *nlh, uint16_t type, const void *data,
 		size_t len);
+struct nlattr *nl_nest_start(struct nlmsghdr *nlh, uint16_t type);
+void nl_nest_end(struct nlmsghdr *nlh, struct nlattr *nest);
 int nl_request(struct uet *u, struct nlmsghdr *nlh, mnl_cb_t cb, void *data);
 void nl_parse(const struct nlmsghdr *nlh, const enum mnl_attr_data_type *types,
 	      unsigned int max, const struct nlattr **tb);

@@ -128,6 +128,26 @@ TRACE_EVENT(uet_rto,
 		  __entry->inflight, __entry->marked)
 );
 
+/* The congestion window or rate changed: the algorithm's first value. */
+TRACE_EVENT(uet_cc,
+	TP_PROTO(u32 dev, u32 qpn, const char *name, u64 value),
+	TP_ARGS(dev, qpn, name, value),
+	TP_STRUCT__entry(
+		__field(u32, dev)
+		__field(u32, qpn)
+		__string(name, name)
+		__field(u64, value)
+	),
+	TP_fast_assign(
+		__entry->dev = dev;
+		__entry->qpn = qpn;
+		__assign_str(name, name);
+		__entry->value = value;
+	),
+	TP_printk("dev %u qpn %u %s %llu", __entry->dev, __entry->qpn,
+		  __get_str(name), __entry->value)
+);
+
 TRACE_EVENT(uet_qp_state,
 	TP_PROTO(u32 dev, u32 qpn, int from, int to),
 	TP_ARGS(dev, qpn, from, to),

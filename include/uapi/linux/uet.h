@@ -27,7 +27,7 @@ enum uet_cmd {
 	UET_CMD_DEV_NTF,	/* a device's port went up or down */
 	UET_CMD_QP_NTF,		/* a QP entered the error state */
 	/* Change one QP (CAP_NET_ADMIN): UET_A_QP_DEV_INDEX or
-	 * UET_A_QP_DEV_NAME, UET_A_QP_QPN, and UET_A_QP_LB.
+	 * UET_A_QP_DEV_NAME, UET_A_QP_QPN, and UET_A_QP_LB and/or UET_A_QP_CC.
 	 */
 	UET_CMD_QP_SET,
 	/* dump: the entropy values of every peer of every device (or of the
@@ -77,6 +77,9 @@ enum uet_dev_attr {
 	UET_A_DEV_REPS_RING,		/* u32: REPS recycled values, 1..32 */
 	UET_A_DEV_REPS_FREEZE_US,	/* u32: REPS freeze after a loss */
 	UET_A_DEV_PROBE_INTERVAL_US,	/* u32: between probes of a bad value */
+	UET_A_DEV_CC_PARAM,		/* nest, repeated: enum uet_cc_param_attr;
+					 * get: every algorithm's; set: by name
+					 */
 
 	__UET_A_DEV_MAX,
 	UET_A_DEV_MAX = __UET_A_DEV_MAX - 1
@@ -91,6 +94,17 @@ enum uet_stat_attr {
 
 	__UET_A_STAT_MAX,
 	UET_A_STAT_MAX = __UET_A_STAT_MAX - 1
+};
+
+/* One congestion control parameter. */
+enum uet_cc_param_attr {
+	UET_A_CC_PARAM_UNSPEC,
+	UET_A_CC_PARAM_ALGO,		/* string: the algorithm (get; set: optional) */
+	UET_A_CC_PARAM_NAME,		/* string */
+	UET_A_CC_PARAM_VALUE,		/* u32 */
+
+	__UET_A_CC_PARAM_MAX,
+	UET_A_CC_PARAM_MAX = __UET_A_CC_PARAM_MAX - 1
 };
 
 /* A QP; a snapshot taken without stopping it. PSNs are those of the
@@ -123,6 +137,10 @@ enum uet_qp_attr {
 					 */
 	UET_A_QP_LB,			/* string: load balancing (RC) */
 	UET_A_QP_ENTROPY_COUNT,		/* u32: values in the set from ENTROPY (RC) */
+	UET_A_QP_CC,			/* string: congestion control (RC); settable */
+	UET_A_QP_CC_STAT,		/* nest, repeated: enum uet_stat_attr, the
+					 * algorithm's state (cwnd, rate, ...)
+					 */
 
 	__UET_A_QP_MAX,
 	UET_A_QP_MAX = __UET_A_QP_MAX - 1
