@@ -109,12 +109,16 @@ step "denied entropy $ev: state denied, still $before packets" path_true \
 	"[(v['state'], v['pkts']) for v in p if v['entropy'] == $ev] == [('denied', $before)]"
 in_ns a "$UET" path set dev uet0 entropy "$ev" allow || fail "allow $ev"
 
-# Sample what reaches b's leaf from the spines every 50 ms from here on.
-(while kill -0 $xfer 2>/dev/null; do
-	echo "$(date +%s.%N) $(ip netns exec l2 cat /sys/class/net/l2-h/statistics/tx_bytes)"
-	sleep 0.05
-done) >"$T/samples" &
+# Sample what reaches b's leaf from the spines every 20 ms from here on
+# (one process: a shell loop is too slow in an emulated VM).
+ip netns exec l2 python3 -c '
+import sys, time
+while True:
+    with open("/sys/class/net/l2-h/statistics/tx_bytes") as f:
+        print("%.6f %s" % (time.time(), f.read().strip()), flush=True)
+    time.sleep(0.02)' >"$T/samples" &
 sampler=$!
+on_exit "kill $sampler"
 srtt=$(in_ns a "$UET" -j qp show dev uet0 | python3 -c 'import json, sys
 print(max(q.get("srtt_us", 0) for q in json.load(sys.stdin)))')
 # reach T: the samples reach time T (seconds since the epoch).
@@ -150,33 +154,48 @@ else
 	sed 's/^/#   /' "$T/long.out"
 	fail "256 MiB WRITE across deny, blackhole and restore"
 fi
-kill "$sampler" 2>/dev/null
-wait "$sampler" 2>/dev/null
 
 # Rate before the failure (its last second), and how long after it the
-# rate over 0.25 s took to reach 70% of that again.
-python3 - "$T/samples" "$t_fail" "$t_back" "$srtt" >"$T/recovery" <<'PY'
-import sys
-rows = [[float(x) for x in l.split()] for l in open(sys.argv[1]) if l.strip()]
+# rate over 0.5 s took to be back at 70% of that; bytes between samples
+# are interpolated.
+python3 - "$T/samples" "$t_fail" "$t_back" "$srtt" >"$T/recovery" 2>"$T/series" <<'PY'
+import bisect, sys
+rows = [[float(x) for x in l.split()] for l in open(sys.argv[1]) if len(l.split()) == 2]
 t_fail, t_back, srtt = float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]) / 1e6
 t = [r[0] for r in rows]
-tot = [sum(r[1:]) for r in rows]
+b = [r[1] for r in rows]
+def at(x):
+    # bytes at time x, interpolated between the samples around it
+    i = min(max(bisect.bisect_left(t, x), 1), len(t) - 1)
+    f = (x - t[i - 1]) / (t[i] - t[i - 1]) if t[i] > t[i - 1] else 1
+    return b[i - 1] + (b[i] - b[i - 1]) * min(max(f, 0), 1)
 def rate(t0, t1):
-    i = min(range(len(t)), key=lambda k: abs(t[k] - t0))
-    j = min(range(len(t)), key=lambda k: abs(t[k] - t1))
-    return (tot[j] - tot[i]) / (t[j] - t[i]) if j > i else 0
+    return (at(t1) - at(t0)) / (t1 - t0)
+W = 0.5
 pre = rate(t_fail - 1, t_fail)
-rec = None
-for k in range(len(t)):
-    if t[k] < t_fail or t[k] + 0.25 > t_back:
-        continue
-    if rate(t[k], t[k] + 0.25) >= 0.7 * pre:
-        rec = t[k] - t_fail
+# The packets in flight at the failure drain for a while: recovery is
+# the end of the first dip below 70% after it (0 if there is none).
+rec, dip, k = 0, None, t_fail
+while k + W <= t_back:
+    r = rate(k, k + W)
+    if dip is None and r < 0.7 * pre:
+        dip = k
+    elif dip is not None and r >= 0.7 * pre:
+        rec = k - t_fail
         break
-print(pre, -1 if rec is None else rec, srtt)
+    k += 0.01
+if dip is not None and not rec:
+    rec = None
+print(pre, -1 if rec is None else round(rec, 2), srtt)
+series, k = [], t_fail - 1
+while k + W <= t_back:
+    series.append("%+.1f:%.1f" % (k - t_fail, rate(k, k + W) * 8 / 1e6))
+    k += W
+print(" ".join(series), file=sys.stderr)
 PY
 read -r pre rec srtt_s <"$T/recovery"
+log "Mbit/s per 0.5 s from 1 s before the failure (time:rate): $(cat "$T/series")"
 log "before the failure $(python3 -c "print(round($pre * 8 / 1e6, 1))") Mbit/s; back to 70% of it after $rec s = $(python3 -c "print(round($rec / $srtt_s, 1) if $srtt_s else 'n/a')") RTTs (srtt $srtt_s s)"
 step "rate back to 70% within 50 RTTs of the failure" \
-	python3 -c "import sys; sys.exit(not 0 <= $rec <= max(50 * $srtt_s, 0.25))"
+	python3 -c "import sys; sys.exit(not 0 <= $rec <= max(50 * $srtt_s, 0.5))"
 exit 0

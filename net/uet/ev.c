@@ -92,7 +92,7 @@ void uet_ev_signal(struct uet_ev_table *t, u16 ev, enum uet_ev_sig sig,
 		 */
 		if (sent_ns <= e->good_sent_ns)
 			break;
-		e->good_sent_ns = sent_ns;
+		WRITE_ONCE(e->good_sent_ns, sent_ns);
 		e->fails = 0;
 		if ((e->state == UET_PATH_ASSUMED_BAD && sent_ns >= e->bad_ns) ||
 		    (e->state == UET_PATH_SKIP && now >= e->until_ns))

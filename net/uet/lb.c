@@ -13,8 +13,9 @@
  * "reps" (Recycled Entropy Packet Spraying) sends on values whose packets
  * came back unmarked, from a small ring, and explores random ones when
  * the ring runs dry: congested paths stop being chosen because their
- * values are not recycled. A loss freezes the ring: the known-good values
- * are replayed and none explored until the freeze ends.
+ * values are not recycled. A loss freezes: the ring's known-good values
+ * are replayed rather than used once, and none is explored, until the
+ * freeze ends.
  */
 #include <linux/gcd.h>
 #include <linux/kernel.h>
@@ -150,8 +151,9 @@ static void uet_lb_reps_feedback(struct uet_lb *lb, u16 ev,
 {
 	switch (sig) {
 	case UET_EV_SIG_GOOD:
-		if (lb->frozen)
-			break;
+		/* Frozen, the ring is replayed, and still refreshed with
+		 * values proven since: they are the ones known to work now.
+		 */
 		if (lb->ring_len == lb->ring_size) {
 			lb->ring_head = (lb->ring_head + 1) % lb->ring_size;
 			lb->ring_len--;
@@ -179,6 +181,25 @@ const struct uet_lb_ops uet_lb_reps = {
 	.next = uet_lb_reps_next,
 	.feedback = uet_lb_reps_feedback,
 };
+
+/* A retransmission goes where a packet was delivered last, if that
+ * packet left after the lost one: that path worked after whatever lost
+ * it. Otherwise (nothing proven since) it goes where the algorithm says,
+ * which spreads the risk rather than betting every retransmission on one
+ * value. The single-path balancer keeps its one path while it is alive.
+ */
+u16 uet_lb_next_retx(struct uet_lb *lb, u64 now, u64 lost_sent_ns)
+{
+	const struct uet_ev *e;
+
+	if (lb->ops != &uet_lb_single && lb->have_good && lb->evt &&
+	    uet_lb_usable(lb, lb->last_good, now)) {
+		e = uet_ev_get((struct uet_ev_table *)lb->evt, lb->last_good);
+		if (e && READ_ONCE(e->good_sent_ns) > lost_sent_ns)
+			return lb->last_good;
+	}
+	return uet_lb_next(lb, now);
+}
 
 static const struct uet_lb_ops * const uet_lb_all[] = {
 	&uet_lb_single,

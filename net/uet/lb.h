@@ -49,6 +49,8 @@ struct uet_lb {
 	u16 base;		/* the set is [base, base + count) */
 	u32 count;
 	u16 cur;		/* single: the value in use */
+	u16 last_good;		/* the value the latest delivery took */
+	bool have_good;
 	/* spray: round r visits index (mul * i + add) % count for i in
 	 * [0, count): a permutation, since mul and count are coprime.
 	 */
@@ -87,8 +89,14 @@ static inline u16 uet_lb_next(struct uet_lb *lb, u64 now)
 static inline void uet_lb_feedback(struct uet_lb *lb, u16 ev,
 				   enum uet_ev_sig sig, u64 now)
 {
+	if (sig == UET_EV_SIG_GOOD) {
+		lb->last_good = ev;
+		lb->have_good = true;
+	}
 	if (lb->ops->feedback)
 		lb->ops->feedback(lb, ev, sig, now);
 }
+
+u16 uet_lb_next_retx(struct uet_lb *lb, u64 now, u64 lost_sent_ns);
 
 #endif /* _UET_LB_H */

@@ -116,7 +116,8 @@ static void uet_lb_reps_test(struct kunit *test)
 	struct uet_lb_conf conf = { .reps_ring = 8, .reps_freeze_us = 10000 };
 	struct uet_lb lb;
 	u16 ev, good[8];
-	u64 now = 0;
+	u64 now = MS;
+	u8 replay;
 	int i;
 
 	KUNIT_ASSERT_PTR_EQ(test, uet_lb_find("reps"), &uet_lb_reps);
@@ -159,8 +160,20 @@ static void uet_lb_reps_test(struct kunit *test)
 		KUNIT_EXPECT_NE(test, ev, good[2]);
 	}
 	KUNIT_EXPECT_EQ(test, lb.ring_len, 6);
-	/* Good feedback while frozen leaves the ring alone. */
+	/* Values proven while frozen join the ring; retransmissions take
+	 * the latest one.
+	 */
 	uet_lb_feedback(&lb, BASE + 201, UET_EV_SIG_GOOD, now);
+	KUNIT_EXPECT_EQ(test, lb.ring_len, 7);
+	uet_ev_signal(t, BASE + 201, UET_EV_SIG_GOOD, now, now, MS);
+	KUNIT_EXPECT_EQ(test, uet_lb_next_retx(&lb, now, now - 1), BASE + 201);
+	/* Not when the lost packet left after the value's last delivery:
+	 * then the ring is replayed.
+	 */
+	replay = lb.replay;
+	uet_lb_next_retx(&lb, now, now + 1);
+	KUNIT_EXPECT_NE(test, lb.replay, replay);
+	uet_lb_feedback(&lb, BASE + 201, UET_EV_SIG_LOSS, now);
 	KUNIT_EXPECT_EQ(test, lb.ring_len, 6);
 	/* 10 ms later the freeze ends and 16 values are explored before
 	 * the ring is used again.

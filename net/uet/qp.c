@@ -88,6 +88,28 @@ int uet_qp_xmit(struct uet_qp *qp, struct sk_buff *skb, u8 tos, u16 entropy)
 	return err;
 }
 
+/* The entropy value of a control packet (ACK, NACK, CNP): the next of
+ * the peer's set that looks usable, so control packets spread over every
+ * path and a dead one costs only the few that took it, not every ACK.
+ * Owned by the work, like the load balancer.
+ */
+static u16 uet_qp_ctl_entropy(struct uet_qp *qp)
+{
+	const struct uet_ev_table *t = qp->peer ? qp->peer->evt : NULL;
+	u64 now = ktime_get_ns();
+	int tries;
+	u16 ev;
+
+	if (!t)
+		return qp->entropy;
+	for (tries = 0; tries < 4; tries++) {
+		ev = t->base + qp->ctl_seq++ % t->count;
+		if (uet_ev_usable(t, ev, now))
+			break;
+	}
+	return ev;
+}
+
 /* DCQCN's notification point: a CE-marked packet arrived. At most one
  * CNP per QP per np_min_time_between_cnps_us, and only when this QP runs
  * DCQCN itself (both ends are set up alike, as RoCE NICs are).
@@ -113,7 +135,7 @@ void uet_qp_send_cnp(struct uet_qp *qp)
 	qp->cnp_sent_ns = now;
 	uet_inc(qp->udev, UET_CNT_CNP_TX);
 	uet_qp_xmit(qp, skb, uet_qp_tos(uet_param(qp->udev, dscp_control), false),
-		    qp->entropy);
+		    uet_qp_ctl_entropy(qp));
 }
 
 /* What became of a packet sent on ev, for the peer's path states and the
@@ -198,7 +220,7 @@ int uet_qp_send_ack(struct uet_qp *qp)
 	uet_inc(qp->udev, UET_CNT_ACK_TX);
 	return uet_qp_xmit(qp, skb,
 			   uet_qp_tos(uet_param(qp->udev, dscp_control), false),
-			   qp->entropy);
+			   uet_qp_ctl_entropy(qp));
 }
 
 int uet_qp_send_nack(struct uet_qp *qp, u32 psn, u8 code, u8 vendor,
@@ -223,7 +245,7 @@ int uet_qp_send_nack(struct uet_qp *qp, u32 psn, u8 code, u8 vendor,
 	trace_uet_nack(qp->udev->ibdev.index, qp->ibqp.qp_num, psn, code, true);
 	return uet_qp_xmit(qp, skb,
 			   uet_qp_tos(uet_param(qp->udev, dscp_control), false),
-			   qp->entropy);
+			   uet_qp_ctl_entropy(qp));
 }
 
 enum ib_qp_state uet_qp_state(struct uet_qp *qp)

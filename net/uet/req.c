@@ -335,7 +335,8 @@ static bool uet_req_cc_ok(struct uet_qp *qp, u32 bytes, u64 now)
 }
 
 /* Send the kept packet psn, first time or again. */
-static int uet_req_xmit_psn(struct uet_qp *qp, u32 psn, bool retx)
+static int uet_req_xmit_psn(struct uet_qp *qp, u32 psn, bool retx,
+			    u64 lost_sent_ns)
 {
 	struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(&qp->tx, psn);
 	struct sk_buff *skb;
@@ -345,7 +346,8 @@ static int uet_req_xmit_psn(struct uet_qp *qp, u32 psn, bool retx)
 	skb = pskb_copy(pkt->cookie, GFP_KERNEL);
 	if (!skb)
 		return -ENOMEM;
-	pkt->ev = uet_lb_next(&qp->lb, pkt->sent_ns);
+	pkt->ev = retx ? uet_lb_next_retx(&qp->lb, pkt->sent_ns, lost_sent_ns) :
+			 uet_lb_next(&qp->lb, pkt->sent_ns);
 	if (qp->peer)
 		uet_ev_sent(qp->peer->evt, pkt->ev);
 	if (retx) {
@@ -366,7 +368,7 @@ static void uet_req_push(struct uet_qp *qp, struct sk_buff *skb, u32 psn)
 
 	qp->tx_used = true;
 	uet_pdc_tx_push(&qp->tx, skb, skb->len, now);
-	uet_req_xmit_psn(qp, psn, false);
+	uet_req_xmit_psn(qp, psn, false, 0);
 	uet_req_arm_rto(qp, false);
 }
 
@@ -532,6 +534,7 @@ static void uet_req_resend(struct uet_qp *qp, int *budget)
 	while (*budget > 0 && uet_pdc_tx_next_lost(&qp->tx, &psn)) {
 		struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(&qp->tx, psn);
 		enum uet_ev_sig sig = UET_EV_SIG_LOSS;
+		u64 lost_sent;
 
 		if (!uet_req_cc_ok(qp, pkt->bytes, now))
 			break;
@@ -540,9 +543,10 @@ static void uet_req_resend(struct uet_qp *qp, int *budget)
 		else if (pkt->flags & UET_PDC_RTO)
 			sig = UET_EV_SIG_TIMEOUT;
 		/* The path it took hears of it before the copy picks one. */
-		uet_qp_path_signal(qp, pkt->ev, sig, pkt->sent_ns, now);
+		lost_sent = pkt->sent_ns;
+		uet_qp_path_signal(qp, pkt->ev, sig, lost_sent, now);
 		uet_pdc_tx_resent(&qp->tx, psn, now);
-		uet_req_xmit_psn(qp, psn, true);
+		uet_req_xmit_psn(qp, psn, true, lost_sent);
 		(*budget)--;
 	}
 	uet_req_arm_rto(qp, false);
