@@ -56,7 +56,7 @@ static const struct uet_cc_param uet_nscc_params[NSCC_NPARAMS] = {
 	/* config_base_rtt: unloaded RTT of the longest path; the spec's
 	 * reference network and htsim use 12 us.
 	 */
-	[NSCC_BASE_RTT_US] = { "base_rtt_us", 12, 1, 10000 },
+	[NSCC_BASE_RTT_US] = { "base_rtt_us", 12, 1, 1000000 },
 	/* Fabric trims: target_qdelay = 0.75 base RTT, else 1.0 (spec). */
 	[NSCC_TRIMMING] = { "trimming", 1, 0, 1 },
 	/* Overrides target_qdelay (htsim's target_Qdelay); 0: from trimming. */

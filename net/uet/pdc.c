@@ -34,6 +34,7 @@ int uet_pdc_tx_init(struct uet_pdc_tx *tx, u32 win, u32 isn)
 	tx->nsacked = 0;
 	tx->acked_hi = isn;
 	tx->inflight_bytes = 0;
+	tx->lost_bytes = 0;
 	tx->srtt_ns = 0;
 	tx->rttvar_ns = 0;
 	tx->min_rtt_ns = 0;
@@ -74,6 +75,7 @@ void uet_pdc_tx_drop_all(struct uet_pdc_tx *tx, uet_pdc_release_t release,
 	tx->nlost = 0;
 	tx->nsacked = 0;
 	tx->inflight_bytes = 0;
+	tx->lost_bytes = 0;
 }
 
 /* Record a new packet; the caller checked uet_pdc_tx_window_open(). */
@@ -102,8 +104,10 @@ static int uet_pdc_tx_mark_acked(struct uet_pdc_tx *tx, u32 psn,
 
 	if (pkt->flags & UET_PDC_ACKED)
 		return 0;
-	if (pkt->flags & UET_PDC_LOST)
+	if (pkt->flags & UET_PDC_LOST) {
 		tx->nlost--;
+		tx->lost_bytes -= pkt->bytes;
+	}
 	pkt->flags = UET_PDC_ACKED;
 	tx->nsacked++;
 	tx->inflight_bytes -= pkt->bytes;
@@ -190,6 +194,7 @@ static bool uet_pdc_tx_mark_lost(struct uet_pdc_tx *tx, u32 psn, u8 why)
 		return false;
 	pkt->flags |= UET_PDC_LOST | why;
 	tx->nlost++;
+	tx->lost_bytes += pkt->bytes;
 	return true;
 }
 
@@ -334,6 +339,7 @@ void uet_pdc_tx_resent(struct uet_pdc_tx *tx, u32 psn, u64 now)
 	if (pkt->flags & UET_PDC_LOST) {
 		pkt->flags &= ~(UET_PDC_LOST | UET_PDC_TRIMMED | UET_PDC_RTO);
 		tx->nlost--;
+		tx->lost_bytes -= pkt->bytes;
 	}
 	pkt->sent_ns = now;
 	if (pkt->nxmit < U8_MAX)

@@ -44,6 +44,7 @@ struct uet_pdc_tx {
 	u32 nsacked;		/* packets acknowledged at or past una */
 	u32 acked_hi;		/* one past the highest PSN acknowledged */
 	u64 inflight_bytes;	/* bytes of the packets not acknowledged */
+	u64 lost_bytes;		/* ... of them marked lost, not yet resent */
 	u64 srtt_ns;		/* smoothed RTT, 0 until the first sample */
 	u64 rttvar_ns;
 	u64 min_rtt_ns;
@@ -76,6 +77,14 @@ static inline u32 uet_pdc_tx_inflight(const struct uet_pdc_tx *tx)
 static inline u32 uet_pdc_tx_holes(const struct uet_pdc_tx *tx)
 {
 	return tx->acked_hi - tx->una - tx->nsacked;
+}
+
+/* Bytes actually in the network: unacknowledged and not known lost (the
+ * "pipe" of RFC 6675), what a congestion window limits.
+ */
+static inline u64 uet_pdc_tx_pipe(const struct uet_pdc_tx *tx)
+{
+	return tx->inflight_bytes - tx->lost_bytes;
 }
 
 static inline bool uet_pdc_tx_window_open(const struct uet_pdc_tx *tx)

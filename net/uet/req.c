@@ -323,7 +323,7 @@ static void uet_req_cc_trace(struct uet_qp *qp)
  */
 static bool uet_req_cc_ok(struct uet_qp *qp, u32 bytes, u64 now)
 {
-	u64 at = qp->cc.ops->send_at(&qp->cc, now, qp->tx.inflight_bytes,
+	u64 at = qp->cc.ops->send_at(&qp->cc, now, uet_pdc_tx_pipe(&qp->tx),
 				     bytes);
 
 	if (at <= now)
@@ -835,7 +835,7 @@ void uet_req_rcv_ack(struct uet_qp *qp, struct sk_buff *skb)
 	if (qp->cc.ops->on_ack && (newly > 0 || req->ack_ecn)) {
 		cca.now = now;
 		cca.acked_bytes = inflight - qp->tx.inflight_bytes;
-		cca.inflight_bytes = qp->tx.inflight_bytes;
+		cca.inflight_bytes = uet_pdc_tx_pipe(&qp->tx);
 		cca.ecn = req->ack_ecn;
 		cca.entropy = ack.ccx_flags & UET_ACKX_F_ENTROPY ? ack.entropy : 0;
 		qp->cc.ops->on_ack(&qp->cc, &cca);
@@ -862,7 +862,7 @@ static void uet_req_cc_nack(struct uet_qp *qp, u32 psn, bool trimmed)
 	if (qp->cc.ops->on_nack)
 		qp->cc.ops->on_nack(&qp->cc, ktime_get_ns(),
 				    uet_pdc_tx_pkt(&qp->tx, psn)->bytes, trimmed,
-				    qp->tx.inflight_bytes);
+				    uet_pdc_tx_pipe(&qp->tx));
 }
 
 void uet_req_rcv_nack(struct uet_qp *qp, struct sk_buff *skb)
