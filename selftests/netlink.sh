@@ -25,7 +25,8 @@ jfield() { python3 -c 'import json, sys; print(json.load(sys.stdin)[0][sys.argv[
 PARAMS=(dscp_data 10 dscp_retx 12 dscp_control 46 dscp_trimmed 14 mpr 128
 	ack_every 8 ack_delay_us 100 dupthresh 5 nack_reorder_pkts 32
 	nack_reorder_us 8000 rto_min_us 20000 rto_max_us 4000000 rto_linear 3
-	entropy_count 64 cc none lb spray)
+	entropy_count 64 cc nscc lb reps reps_ring 4 reps_freeze_us 5000
+	probe_interval_us 20000)
 
 # roundtrip: set them all at once; show gives each back, text and JSON.
 roundtrip() {
@@ -41,6 +42,17 @@ roundtrip() {
 			{ echo "JSON: $name is not $val"; echo "$json"; return 1; }
 	done
 	echo "# ${#PARAMS[@]} words set, each shown back"
+}
+
+# ccparam: a congestion control parameter round-trips too.
+ccparam() {
+	in_ns a "$UET" dev set uet0 cc nscc cc-param base_rtt_us 500 \
+		cc-param dcqcn.rp_ai_rate_mbps 7 || return 1
+	in_ns a "$UET" dev show uet0 | grep -q "cc-param base_rtt_us 500" ||
+		{ echo "text: no cc-param base_rtt_us 500"; return 1; }
+	dev_json a uet0 | python3 -c 'import json, sys
+p = json.load(sys.stdin)[0]["cc_params"]
+sys.exit(not (p["nscc"]["base_rtt_us"] == 500 and p["dcqcn"]["rp_ai_rate_mbps"] == 7))'
 }
 
 # refused PARAM VALUE...: the set fails with a message from the kernel,
@@ -63,9 +75,11 @@ step "uet dev show in a lists uet0 bound to veth0" \
 		'import json, sys; print(\" \".join(d[\"dev\"] + \":\" + d[\"netdev\"] for d in json.load(sys.stdin)))')\" = uet0:veth0 ]"
 defaults=$(dev_json a uet0)
 step "every parameter round-trips" roundtrip
+step "cc-params round-trip" ccparam
 for bad in "dscp_data 64" "mpr 0" "mpr 5000" "ack_every 0" "ack_delay_us 0" \
 	"dupthresh 65" "rto_min_us 999" "rto_linear 17" "entropy_count 0" "entropy_count 16385" \
-	"rto_min_us 5000000" "rto_max_us 19999" "cc cubic" "lb reps" \
+	"rto_min_us 5000000" "rto_max_us 19999" "cc cubic" "lb ecmp" \
+	"reps_ring 33" "cc-param base_rtt_us 0" "cc-param no_such_param 1" \
 	"ack_every 4 dscp_data 99"; do
 	# shellcheck disable=SC2086 # word splitting makes the arguments
 	step "refused, nothing changed: $bad" refused $bad
@@ -99,8 +113,10 @@ restore() {
 d = json.loads(sys.argv[1])[0]
 keys = ("dscp_data dscp_retx dscp_control dscp_trimmed mpr ack_every ack_delay_us "
 	"dupthresh nack_reorder_pkts nack_reorder_us rto_min_us rto_max_us rto_linear "
-	"entropy_count cc lb").split()
-print(" ".join(f"{k} {d[k]}" for k in keys))' "$defaults") || return 1
+	"entropy_count cc lb reps_ring reps_freeze_us probe_interval_us").split()
+cc = [f"cc-param {a}.{n} {v}" for a, ps in d.get("cc_params", {}).items()
+      for n, v in ps.items()]
+print(" ".join([f"{k} {d[k]}" for k in keys] + cc))' "$defaults") || return 1
 	# shellcheck disable=SC2086
 	in_ns a "$UET" dev set uet0 $args && [ "$(dev_json a uet0)" = "$defaults" ]
 }
