@@ -477,20 +477,6 @@ static int dev_set(struct uet *u, int argc, char **argv)
 
 int do_dev(struct uet *u, int argc, char **argv)
 {
-	static const char *const cmds[] = { "show", "set", "help", NULL };
-
-	if (!argc)
-		return dev_show(u, 0, NULL);
-	switch (lookup(argv[0], cmds)) {
-	case 0:
-		return dev_show(u, argc - 1, argv + 1);
-	case 1:
-		return dev_set(u, argc - 1, argv + 1);
-	case 2:
-		dev_usage(stdout);
-		return 0;
-	}
-	fprintf(stderr, "uet: unknown dev command \"%s\"\n", argv[0]);
-	dev_usage(stderr);
-	return 1;
+	return show_set_help(u, "dev", argc, argv, dev_show, dev_set,
+			     dev_usage);
 }

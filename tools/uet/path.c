@@ -255,20 +255,6 @@ static int path_set(struct uet *u, int argc, char **argv)
 
 int do_path(struct uet *u, int argc, char **argv)
 {
-	static const char *const cmds[] = { "show", "set", "help", NULL };
-
-	if (!argc)
-		return path_show(u, 0, NULL);
-	switch (lookup(argv[0], cmds)) {
-	case 0:
-		return path_show(u, argc - 1, argv + 1);
-	case 1:
-		return path_set(u, argc - 1, argv + 1);
-	case 2:
-		path_usage(stdout);
-		return 0;
-	}
-	fprintf(stderr, "uet: unknown path command \"%s\"\n", argv[0]);
-	path_usage(stderr);
-	return 1;
+	return show_set_help(u, "path", argc, argv, path_show, path_set,
+			     path_usage);
 }

@@ -312,20 +312,6 @@ static int qp_set(struct uet *u, int argc, char **argv)
 
 int do_qp(struct uet *u, int argc, char **argv)
 {
-	static const char *const cmds[] = { "show", "set", "help", NULL };
-
-	if (!argc)
-		return qp_show(u, 0, NULL);
-	switch (lookup(argv[0], cmds)) {
-	case 0:
-		return qp_show(u, argc - 1, argv + 1);
-	case 1:
-		return qp_set(u, argc - 1, argv + 1);
-	case 2:
-		qp_usage(stdout);
-		return 0;
-	}
-	fprintf(stderr, "uet: unknown qp command \"%s\"\n", argv[0]);
-	qp_usage(stderr);
-	return 1;
+	return show_set_help(u, "qp", argc, argv, qp_show, qp_set,
+			     qp_usage);
 }

@@ -40,6 +40,30 @@ int lookup(const char *arg, const char *const *words)
 	return n == 1 ? found : -1;
 }
 
+/* "OBJ [show|set|help] ...": the commands of every object but monitor. */
+int show_set_help(struct uet *u, const char *obj, int argc, char **argv,
+		  int (*show)(struct uet *, int, char **),
+		  int (*set)(struct uet *, int, char **),
+		  void (*usage)(FILE *))
+{
+	static const char *const cmds[] = { "show", "set", "help", NULL };
+
+	if (!argc)
+		return show(u, 0, NULL);
+	switch (lookup(argv[0], cmds)) {
+	case 0:
+		return show(u, argc - 1, argv + 1);
+	case 1:
+		return set(u, argc - 1, argv + 1);
+	case 2:
+		usage(stdout);
+		return 0;
+	}
+	fprintf(stderr, "uet: unknown %s command \"%s\"\n", obj, argv[0]);
+	usage(stderr);
+	return 1;
+}
+
 /* Decimal only: strtoul alone would take signs, blanks and trailing junk. */
 bool parse_uint(const char *s, unsigned long max, unsigned long *val)
 {

@@ -26,6 +26,10 @@ struct uet {
 
 /* uet.c */
 int lookup(const char *arg, const char *const *words);
+int show_set_help(struct uet *u, const char *obj, int argc, char **argv,
+		  int (*show)(struct uet *, int, char **),
+		  int (*set)(struct uet *, int, char **),
+		  void (*usage)(FILE *));
 bool parse_uint(const char *s, unsigned long max, unsigned long *val);
 
 /* nl.c */
