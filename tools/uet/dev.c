@@ -40,7 +40,7 @@ static const enum mnl_attr_data_type dev_types[UET_A_DEV_MAX + 1] = {
 	[UET_A_DEV_REPS_FREEZE_US] = MNL_TYPE_U32,
 	[UET_A_DEV_PROBE_INTERVAL_US] = MNL_TYPE_U32,
 	/*
-	 * UET_A_DEV_STAT and UET_A_DEV_CC_PARAM repeat: dev_print_stats()
+	 * UET_A_DEV_STAT and UET_A_DEV_CC_PARAM repeat: print_stats()
 	 * and dev_print_cc_text() or dev_print_cc_json() walk the message.
 	 */
 };
@@ -210,36 +210,6 @@ static void dev_print_cc_json(const struct nlmsghdr *nlh)
 		print_obj_close();
 }
 
-static void dev_print_stats(const struct nlmsghdr *nlh)
-{
-	static const enum mnl_attr_data_type types[UET_A_STAT_MAX + 1] = {
-		[UET_A_STAT_NAME] = MNL_TYPE_NUL_STRING,
-		[UET_A_STAT_VALUE] = MNL_TYPE_U64,
-	};
-	const struct nlattr *tb[UET_A_STAT_MAX + 1];
-	const struct nlattr *a;
-	bool open = false;
-
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
-		if (mnl_attr_get_type(a) != UET_A_DEV_STAT ||
-		    mnl_attr_validate(a, MNL_TYPE_NESTED) < 0)
-			continue;
-		nl_parse_nested(a, types, UET_A_STAT_MAX, tb);
-		if (!tb[UET_A_STAT_NAME] || !tb[UET_A_STAT_VALUE])
-			continue;
-		if (!open) {
-			print_obj_open("stats");
-			print_text("\n    stats:");
-			open = true;
-		}
-		print_text("\n       ");
-		print_pair_u64(mnl_attr_get_str(tb[UET_A_STAT_NAME]),
-			       mnl_attr_get_u64(tb[UET_A_STAT_VALUE]));
-	}
-	if (open)
-		print_obj_close();
-}
-
 static int dev_show_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[UET_A_DEV_MAX + 1];
@@ -272,7 +242,8 @@ static int dev_show_cb(const struct nlmsghdr *nlh, void *data)
 	else if (tb[UET_A_DEV_CC])
 		dev_print_cc_text(nlh, mnl_attr_get_str(tb[UET_A_DEV_CC]));
 	if (u->stats)
-		dev_print_stats(nlh);
+		print_stats(nlh, UET_A_DEV_STAT, "stats", "\n    stats:",
+			    "\n       ");
 	print_text("\n");
 	print_obj_close();
 	return MNL_CB_OK;

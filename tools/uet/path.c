@@ -133,17 +133,10 @@ static int path_show(struct uet *u, int argc, char **argv)
 	int ret;
 
 	for (; argc; argc -= 2, argv += 2) {
-		int k = lookup(argv[0], keys);
+		int k = arg_key(argc, argv, keys, path_usage);
 
-		if (k < 0) {
-			fprintf(stderr, "uet: unexpected \"%s\"\n", argv[0]);
-			path_usage(stderr);
+		if (k < 0)
 			return 1;
-		}
-		if (argc < 2) {
-			fprintf(stderr, "uet: %s needs a value\n", keys[k]);
-			return 1;
-		}
 		if (!k) {
 			dev = argv[1];
 			continue;

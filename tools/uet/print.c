@@ -3,6 +3,9 @@
  * Output in text or JSON from the same calls, as iproute2's print_*()
  * helpers do, so both formats always show the same attributes.
  */
+#include <linux/genetlink.h>
+#include <linux/uet.h>
+
 #include "uet.h"
 
 static bool json;
@@ -109,4 +112,41 @@ void print_list_end(bool ok)
 		json_arr_close();
 		list_open = false;
 	}
+}
+
+/* The nests of type attr in nlh, each a counter (enum uet_stat_attr): a
+ * JSON object called name; in text, header before the first (if any) and
+ * sep before each "NAME VALUE" pair (if any).
+ */
+void print_stats(const struct nlmsghdr *nlh, uint16_t attr, const char *name,
+		 const char *header, const char *sep)
+{
+	static const enum mnl_attr_data_type types[UET_A_STAT_MAX + 1] = {
+		[UET_A_STAT_NAME] = MNL_TYPE_NUL_STRING,
+		[UET_A_STAT_VALUE] = MNL_TYPE_U64,
+	};
+	const struct nlattr *tb[UET_A_STAT_MAX + 1];
+	const struct nlattr *a;
+	bool open = false;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		if (mnl_attr_get_type(a) != attr ||
+		    mnl_attr_validate(a, MNL_TYPE_NESTED) < 0)
+			continue;
+		nl_parse_nested(a, types, UET_A_STAT_MAX, tb);
+		if (!tb[UET_A_STAT_NAME] || !tb[UET_A_STAT_VALUE])
+			continue;
+		if (!open) {
+			print_obj_open(name);
+			if (header)
+				print_text(header);
+			open = true;
+		}
+		if (sep)
+			print_text(sep);
+		print_pair_u64(mnl_attr_get_str(tb[UET_A_STAT_NAME]),
+			       mnl_attr_get_u64(tb[UET_A_STAT_VALUE]));
+	}
+	if (open)
+		print_obj_close();
 }

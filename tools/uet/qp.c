@@ -39,7 +39,7 @@ static const enum mnl_attr_data_type qp_types[UET_A_QP_MAX + 1] = {
 	[UET_A_QP_CC] = MNL_TYPE_NUL_STRING,
 	/*
 	 * UET_A_QP_ENTROPY and UET_A_QP_CC_STAT repeat: qp_print_entropy()
-	 * and qp_print_cc_stats() walk the message.
+	 * and print_stats() walk the message.
 	 */
 };
 
@@ -134,34 +134,6 @@ static void qp_print_entropy(const struct nlmsghdr *nlh)
 		print_arr_close();
 }
 
-/* The algorithm's state: "NAME VALUE" pairs, or a "cc_stats" object. */
-static void qp_print_cc_stats(const struct nlmsghdr *nlh)
-{
-	static const enum mnl_attr_data_type types[UET_A_STAT_MAX + 1] = {
-		[UET_A_STAT_NAME] = MNL_TYPE_NUL_STRING,
-		[UET_A_STAT_VALUE] = MNL_TYPE_U64,
-	};
-	const struct nlattr *tb[UET_A_STAT_MAX + 1];
-	const struct nlattr *a;
-	bool open = false;
-
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
-		if (mnl_attr_get_type(a) != UET_A_QP_CC_STAT ||
-		    mnl_attr_validate(a, MNL_TYPE_NESTED) < 0)
-			continue;
-		nl_parse_nested(a, types, UET_A_STAT_MAX, tb);
-		if (!tb[UET_A_STAT_NAME] || !tb[UET_A_STAT_VALUE])
-			continue;
-		if (!open)
-			print_obj_open("cc_stats");
-		open = true;
-		print_pair_u64(mnl_attr_get_str(tb[UET_A_STAT_NAME]),
-			       mnl_attr_get_u64(tb[UET_A_STAT_VALUE]));
-	}
-	if (open)
-		print_obj_close();
-}
-
 static int qp_show_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[UET_A_QP_MAX + 1];
@@ -198,7 +170,7 @@ static int qp_show_cb(const struct nlmsghdr *nlh, void *data)
 			       nl_uint(tb[UET_A_QP_ENTROPY_COUNT]));
 	if (tb[UET_A_QP_CC])
 		print_pair_str("cc", mnl_attr_get_str(tb[UET_A_QP_CC]));
-	qp_print_cc_stats(nlh);
+	print_stats(nlh, UET_A_QP_CC_STAT, "cc_stats", NULL, NULL);
 	print_text("\n");
 	print_obj_close();
 	return MNL_CB_OK;
@@ -214,17 +186,10 @@ static int qp_show(struct uet *u, int argc, char **argv)
 	int ret;
 
 	for (; argc; argc -= 2, argv += 2) {
-		int k = lookup(argv[0], keys);
+		int k = arg_key(argc, argv, keys, qp_usage);
 
-		if (k < 0) {
-			fprintf(stderr, "uet: unexpected \"%s\"\n", argv[0]);
-			qp_usage(stderr);
+		if (k < 0)
 			return 1;
-		}
-		if (argc < 2) {
-			fprintf(stderr, "uet: %s needs a value\n", keys[k]);
-			return 1;
-		}
 		if (!k) {
 			dev = argv[1];
 		} else if (parse_uint(argv[1], UINT32_MAX, &qpn)) {
@@ -264,17 +229,10 @@ static int qp_set(struct uet *u, int argc, char **argv)
 
 	/* Every argument is checked before anything reaches the kernel. */
 	for (; argc; argc -= 2, argv += 2) {
-		int k = lookup(argv[0], keys);
+		int k = arg_key(argc, argv, keys, qp_usage);
 
-		if (k < 0) {
-			fprintf(stderr, "uet: unexpected \"%s\"\n", argv[0]);
-			qp_usage(stderr);
+		if (k < 0)
 			return 1;
-		}
-		if (argc < 2) {
-			fprintf(stderr, "uet: %s needs a value\n", keys[k]);
-			return 1;
-		}
 		if (val[k]) {
 			fprintf(stderr, "uet: %s given twice\n", keys[k]);
 			return 1;

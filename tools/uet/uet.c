@@ -40,6 +40,26 @@ int lookup(const char *arg, const char *const *words)
 	return n == 1 ? found : -1;
 }
 
+/* The index in keys of argv[0], a key that takes the value after it; -1
+ * once the error is told (usage prints the command's usage).
+ */
+int arg_key(int argc, char **argv, const char *const *keys,
+	    void (*usage)(FILE *))
+{
+	int k = lookup(argv[0], keys);
+
+	if (k < 0) {
+		fprintf(stderr, "uet: unexpected \"%s\"\n", argv[0]);
+		usage(stderr);
+		return -1;
+	}
+	if (argc < 2) {
+		fprintf(stderr, "uet: %s needs a value\n", keys[k]);
+		return -1;
+	}
+	return k;
+}
+
 /* "OBJ [show|set|help] ...": the commands of every object but monitor. */
 int show_set_help(struct uet *u, const char *obj, int argc, char **argv,
 		  int (*show)(struct uet *, int, char **),

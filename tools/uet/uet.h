@@ -26,6 +26,8 @@ struct uet {
 
 /* uet.c */
 int lookup(const char *arg, const char *const *words);
+int arg_key(int argc, char **argv, const char *const *keys,
+	    void (*usage)(FILE *));
 int show_set_help(struct uet *u, const char *obj, int argc, char **argv,
 		  int (*show)(struct uet *, int, char **),
 		  int (*set)(struct uet *, int, char **),
@@ -77,6 +79,8 @@ void print_elem_u64(const char *fmt, uint64_t val);
 void print_u64(const char *key, const char *fmt, uint64_t val);
 void print_str(const char *key, const char *fmt, const char *val);
 void print_pair_u64(const char *key, uint64_t val);
+void print_stats(const struct nlmsghdr *nlh, uint16_t attr, const char *name,
+		 const char *header, const char *sep);
 void print_pair_str(const char *key, const char *val);
 void print_text(const char *s);
 void print_list_item(void);
