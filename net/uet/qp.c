@@ -191,6 +191,7 @@ int uet_qp_send_ack(struct uet_qp *qp)
 		.dpdcid = qp->dest_qpn,
 	};
 	struct sk_buff *skb;
+	int copies, err = 0;
 	u32 base;
 	s32 off;
 
@@ -208,19 +209,32 @@ int uet_qp_send_ack(struct uet_qp *qp)
 	ack.ccx_flags = UET_ACKX_F_ENTROPY;
 	ack.entropy = resp->ack_ev;
 
-	skb = uet_qp_alloc_skb(qp, sizeof(struct uet_pds_ackx_hdr));
-	if (!skb)
-		return -ENOMEM;
-	uet_pds_ack_pack(&ack, skb_put(skb, sizeof(struct uet_pds_ackx_hdr)),
-			 sizeof(struct uet_pds_ackx_hdr));
+	/* A retransmission means the sender is waiting on this ACK, maybe
+	 * because the last one died on a broken path: nothing tells the
+	 * receiver which of its return paths work, so it takes two.
+	 */
+	copies = resp->ack_retx ? 2 : 1;
 	resp->ack_pending = 0;
 	resp->ack_now = false;
 	resp->ack_ecn = false;
 	resp->ack_dup = false;
-	uet_inc(qp->udev, UET_CNT_ACK_TX);
-	return uet_qp_xmit(qp, skb,
-			   uet_qp_tos(uet_param(qp->udev, dscp_control), false),
-			   uet_qp_ctl_entropy(qp));
+	resp->ack_retx = false;
+	while (copies-- && !err) {
+		skb = uet_qp_alloc_skb(qp, sizeof(struct uet_pds_ackx_hdr));
+		if (!skb)
+			return -ENOMEM;
+		uet_pds_ack_pack(&ack,
+				 skb_put(skb, sizeof(struct uet_pds_ackx_hdr)),
+				 sizeof(struct uet_pds_ackx_hdr));
+		uet_inc(qp->udev, UET_CNT_ACK_TX);
+		err = uet_qp_xmit(qp, skb,
+				  uet_qp_tos(uet_param(qp->udev, dscp_control),
+					     false),
+				  uet_qp_ctl_entropy(qp));
+		/* One mark, one congestion signal. */
+		ack.flags &= ~UET_PDS_ACK_F_ECN;
+	}
+	return err;
 }
 
 int uet_qp_send_nack(struct uet_qp *qp, u32 psn, u8 code, u8 vendor,

@@ -334,9 +334,11 @@ static bool uet_req_cc_ok(struct uet_qp *qp, u32 bytes, u64 now)
 	return false;
 }
 
-/* Send the kept packet psn, first time or again. */
+/* Send the kept packet psn, first time or again; a copy goes where a
+ * packet that left after proven_after_ns was delivered, if any.
+ */
 static int uet_req_xmit_psn(struct uet_qp *qp, u32 psn, bool retx,
-			    u64 lost_sent_ns)
+			    u64 proven_after_ns)
 {
 	struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(&qp->tx, psn);
 	struct sk_buff *skb;
@@ -346,7 +348,7 @@ static int uet_req_xmit_psn(struct uet_qp *qp, u32 psn, bool retx,
 	skb = pskb_copy(pkt->cookie, GFP_KERNEL);
 	if (!skb)
 		return -ENOMEM;
-	pkt->ev = retx ? uet_lb_next_retx(&qp->lb, pkt->sent_ns, lost_sent_ns) :
+	pkt->ev = retx ? uet_lb_next_retx(&qp->lb, pkt->sent_ns, proven_after_ns) :
 			 uet_lb_next(&qp->lb, pkt->sent_ns);
 	if (qp->peer)
 		uet_ev_sent(qp->peer->evt, pkt->ev);
@@ -546,7 +548,12 @@ static void uet_req_resend(struct uet_qp *qp, int *budget)
 		lost_sent = pkt->sent_ns;
 		uet_qp_path_signal(qp, pkt->ev, sig, lost_sent, now);
 		uet_pdc_tx_resent(&qp->tx, psn, now);
-		uet_req_xmit_psn(qp, psn, true, lost_sent);
+		/* The window's left edge holds every new packet back, and
+		 * while it waits little new is proven: it takes the freshest
+		 * evidence there is, however old.
+		 */
+		uet_req_xmit_psn(qp, psn, true,
+				 psn == qp->tx.una ? 0 : lost_sent);
 		(*budget)--;
 	}
 	uet_req_arm_rto(qp, false);

@@ -63,6 +63,7 @@ void uet_resp_reset(struct uet_qp *qp)
 	resp->ack_now = false;
 	resp->ack_ecn = false;
 	resp->ack_dup = false;
+	resp->ack_retx = false;
 	resp->ack_deadline_ns = 0;
 	resp->hole_since_ns = 0;
 	if (!qp->srq)
@@ -460,6 +461,8 @@ static void uet_resp_data(struct uet_qp *qp, struct sk_buff *skb)
 		return;
 	}
 	len = skb->len - UET_DATA_HDR_LEN;
+	if (pds.flags & UET_PDS_REQ_F_RETX)
+		resp->ack_retx = true;
 	if (cb->ecn == INET_ECN_CE) {
 		uet_inc(udev, UET_CNT_ECN_CE_RX);
 		resp->ack_ecn = true;
