@@ -316,6 +316,25 @@ u32 uet_pdc_tx_timeout(struct uet_pdc_tx *tx, u64 now, u64 rto_ns)
 	return marked;
 }
 
+/* When the first packet still out (neither acknowledged nor known lost)
+ * will have been out rto_ns since its last transmission; 0 if none is.
+ */
+u64 uet_pdc_tx_rto_due(const struct uet_pdc_tx *tx, u64 rto_ns)
+{
+	u64 due = 0;
+	u32 psn;
+
+	for (psn = tx->una; psn != tx->nxt; psn++) {
+		const struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(tx, psn);
+
+		if (pkt->flags & (UET_PDC_ACKED | UET_PDC_LOST))
+			continue;
+		if (!due || pkt->sent_ns + rto_ns < due)
+			due = pkt->sent_ns + rto_ns;
+	}
+	return due;
+}
+
 /* Earliest packet marked lost: the hole that blocks the window most. */
 bool uet_pdc_tx_next_lost(const struct uet_pdc_tx *tx, u32 *psn)
 {

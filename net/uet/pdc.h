@@ -108,6 +108,7 @@ void uet_pdc_tx_dup_seen(struct uet_pdc_tx *tx, u64 now);
 bool uet_pdc_tx_nack(struct uet_pdc_tx *tx, u32 psn, bool trimmed);
 bool uet_pdc_tx_nack_hole(struct uet_pdc_tx *tx, u32 psn, u64 now);
 u32 uet_pdc_tx_timeout(struct uet_pdc_tx *tx, u64 now, u64 rto_ns);
+u64 uet_pdc_tx_rto_due(const struct uet_pdc_tx *tx, u64 rto_ns);
 bool uet_pdc_tx_next_lost(const struct uet_pdc_tx *tx, u32 *psn);
 void uet_pdc_tx_resent(struct uet_pdc_tx *tx, u32 psn, u64 now);
 void uet_pdc_tx_drop_all(struct uet_pdc_tx *tx, uet_pdc_release_t release,

@@ -148,6 +148,8 @@ static void uet_pdc_loss_rules_test(struct kunit *test)
 	 * the SACK covered.
 	 */
 	uet_pdc_tx_push(&tx, &rel, 100, 20 * MS);
+	/* ISN + 1 was resent at 20 ms too: nothing is due before 30 ms. */
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_rto_due(&tx, 10 * MS), 30 * MS);
 	KUNIT_EXPECT_EQ(test, uet_pdc_tx_timeout(&tx, 25 * MS, 10 * MS), 0U);
 	KUNIT_EXPECT_EQ(test, uet_pdc_tx_timeout(&tx, 30 * MS, 10 * MS), 2U);
 	KUNIT_ASSERT_TRUE(test, uet_pdc_tx_next_lost(&tx, &psn));

@@ -192,6 +192,7 @@ int uet_qp_send_ack(struct uet_qp *qp)
 	};
 	struct sk_buff *skb;
 	int copies, err = 0;
+	u64 service_us;
 	u32 base;
 	s32 off;
 
@@ -208,6 +209,13 @@ int uet_qp_send_ack(struct uet_qp *qp)
 	ack.ccx = true;
 	ack.ccx_flags = UET_ACKX_F_ENTROPY;
 	ack.entropy = resp->ack_ev;
+	/* How long the packet that triggered it waited here (coalescing,
+	 * a busy host): the sender takes it off its RTT sample, so delay
+	 * means queues in the network (NSCC's service time).
+	 */
+	service_us = div_u64(ktime_get_ns() - resp->ack_rx_ns, NSEC_PER_USEC);
+	ack.cc_type = UET_ACK_CC_NSCC;
+	ack.cc_state = uet_nscc_state_pack(min_t(u64, service_us, U16_MAX));
 
 	/* A retransmission means the sender is waiting on this ACK, maybe
 	 * because the last one died on a broken path: nothing tells the

@@ -107,6 +107,7 @@ struct uet_resp {
 	bool ack_dup;		/* a duplicate arrived since the last ACK */
 	bool ack_retx;		/* a retransmission arrived since then */
 	u16 ack_ev;		/* entropy value of the packet at ack_psn */
+	u64 ack_rx_ns;		/* when the packet at ack_psn arrived */
 	u64 ack_deadline_ns;	/* the oldest unacknowledged packet's ACK is due */
 
 	/* The first hole, for NACK PKT_NOT_RCVD. */

@@ -775,18 +775,23 @@ static void uet_req_fail_psn(struct uet_qp *qp, u32 psn,
 		uet_qp_error(qp);
 }
 
-/* The RTT the packet that triggered an ACK took, if it was sent once and
- * this is its first acknowledgment; else 0. It includes the receiver's
- * ACK coalescing, which the trigger (the newest packet) mostly escapes.
+/* The network's part of the RTT of the packet that triggered an ACK, if
+ * it was sent once and this is its first acknowledgment; else 0. From its
+ * send to the ACK's arrival here (not to when we got round to it), less
+ * the time the peer held it (service_ns): what is left is wire and queues.
  */
-static u64 uet_req_ack_rtt(struct uet_qp *qp, u32 psn, u64 now)
+static u64 uet_req_ack_rtt(struct uet_qp *qp, u32 psn, u64 arrived,
+			   u64 service_ns)
 {
 	const struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(&qp->tx, psn);
+	u64 rtt;
 
 	if (!uet_psn_in_window(psn, qp->tx.una, uet_pdc_tx_inflight(&qp->tx)) ||
-	    (pkt->flags & UET_PDC_ACKED) || pkt->nxmit != 1)
+	    (pkt->flags & UET_PDC_ACKED) || pkt->nxmit != 1 ||
+	    arrived < pkt->sent_ns)
 		return 0;
-	return now - pkt->sent_ns;
+	rtt = arrived - pkt->sent_ns;
+	return rtt > service_ns ? rtt - service_ns : 0;
 }
 
 void uet_req_rcv_ack(struct uet_qp *qp, struct sk_buff *skb)
@@ -795,7 +800,7 @@ void uet_req_rcv_ack(struct uet_qp *qp, struct sk_buff *skb)
 	struct uet_cc_ack cca = {};
 	struct uet_pds_ack ack;
 	u64 now = ktime_get_ns();
-	u64 inflight;
+	u64 inflight, service_ns = 0;
 	u32 psn;
 	int newly;
 
@@ -823,7 +828,13 @@ void uet_req_rcv_ack(struct uet_qp *qp, struct sk_buff *skb)
 	req->ack_psn = psn;
 	req->ack_now = now;
 	inflight = qp->tx.inflight_bytes;
-	cca.rtt_ns = uet_req_ack_rtt(qp, psn, now);
+	if (ack.cc_type == UET_ACK_CC_NSCC) {
+		service_ns = (u64)uet_nscc_state_service_us(ack.cc_state) *
+			     NSEC_PER_USEC;
+		cca.rcv_cwnd_pend = uet_nscc_state_pend(ack.cc_state);
+	}
+	cca.rtt_ns = uet_req_ack_rtt(qp, psn, ktime_to_ns(skb->tstamp),
+				     service_ns);
 	if (req->ack_ecn) {
 		const struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(&qp->tx, psn);
 		u16 ev = ack.ccx_flags & UET_ACKX_F_ENTROPY ? ack.entropy :
@@ -945,10 +956,21 @@ out:
 void uet_req_rto(struct uet_qp *qp)
 {
 	struct uet_req *req = qp->req;
+	u64 now = ktime_get_ns(), rto = uet_req_rto_ns(qp, req->backoff), due;
 	u32 marked;
 
 	if (!uet_pdc_tx_inflight(&qp->tx) && !req->rd_atomic)
 		return;
+	/* The timer runs from the last progress; what was resent since is
+	 * not due yet, and an expiry that finds nothing due is no timeout
+	 * (nor a reason for congestion control to start over).
+	 */
+	due = uet_pdc_tx_rto_due(&qp->tx, rto);
+	if (due > now) {
+		hrtimer_start(&qp->rto_timer, ns_to_ktime(due - now),
+			      HRTIMER_MODE_REL);
+		return;
+	}
 	uet_inc(qp->udev, UET_CNT_RTO);
 	WRITE_ONCE(qp->nrto, qp->nrto + 1);
 	if (++req->backoff > qp->retry_cnt) {
@@ -961,12 +983,10 @@ void uet_req_rto(struct uet_qp *qp)
 			uet_qp_error(qp);
 		return;
 	}
-	marked = uet_pdc_tx_timeout(&qp->tx, ktime_get_ns(),
-				    uet_req_rto_ns(qp, req->backoff - 1));
+	marked = uet_pdc_tx_timeout(&qp->tx, now, rto);
 	uet_count(qp->udev, UET_CNT_RETX_RTO, marked);
-	if (qp->cc.ops->on_loss)
-		qp->cc.ops->on_loss(&qp->cc, ktime_get_ns(),
-				    marked * qp->cc.mtu, true);
+	if (marked && qp->cc.ops->on_loss)
+		qp->cc.ops->on_loss(&qp->cc, now, marked * qp->cc.mtu, true);
 	trace_uet_rto(qp->udev->ibdev.index, qp->ibqp.qp_num, req->backoff,
 		      uet_pdc_tx_inflight(&qp->tx), marked);
 	uet_req_arm_rto(qp, true);

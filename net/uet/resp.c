@@ -496,6 +496,7 @@ static void uet_resp_data(struct uet_qp *qp, struct sk_buff *skb)
 		uet_inc(udev, UET_CNT_DUP_RX);
 		resp->ack_psn = pds.psn;
 		resp->ack_ev = cb->sport;
+	resp->ack_rx_ns = ktime_to_ns(skb->tstamp);
 		resp->ack_now = true;
 		resp->ack_dup = true;
 		return;
@@ -541,6 +542,7 @@ static void uet_resp_data(struct uet_qp *qp, struct sk_buff *skb)
 			(u64)uet_param(udev, ack_delay_us) * NSEC_PER_USEC;
 	resp->ack_psn = pds.psn;
 	resp->ack_ev = cb->sport;
+	resp->ack_rx_ns = ktime_to_ns(skb->tstamp);
 	if (pds.flags & UET_PDS_REQ_F_ACKREQ)
 		resp->ack_now = true;
 	/* The ACK tells which path marked the packet only while it is the

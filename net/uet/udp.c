@@ -127,6 +127,11 @@ static int uet_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 	cb->dscp = dsfield >> 2;
 	cb->ecn = dsfield & INET_ECN_MASK;
 	cb->sport = ntohs(uh->source);
+	/* The packet is ours from here on, never delivered to a socket nor
+	 * forwarded: its time of arrival, for RTT samples, is kept where
+	 * the stack keeps one, in the monotonic clock our send times use.
+	 */
+	skb->tstamp = ns_to_ktime(ktime_get_ns());
 
 	/* Ethernet pads short frames: the UDP length says where the packet
 	 * ends. Trimming may reallocate the head, so uh is dead after it.

@@ -97,6 +97,31 @@ struct uet_pds_ackx_hdr {
 
 #define UET_ACKX_F_ENTROPY	0x01	/* entropy is valid */
 
+/* ACK_CC cc_state for cc_type NSCC (facts.md 3.2): service_time:16 |
+ * rc:1 | rcv_cwnd_pend:7 | rcvd_bytes:24 | ooo_count:16. uet fills the
+ * service time, in microseconds (our unit: the spec text at hand gives
+ * none), and leaves the rest 0.
+ */
+#define UET_ACK_CC_NSCC			0
+#define UET_NSCC_STATE_SERVICE_SHIFT	48
+#define UET_NSCC_STATE_PEND_SHIFT	40
+#define UET_NSCC_STATE_PEND_MASK	0x7f
+
+static inline u64 uet_nscc_state_pack(u16 service_us)
+{
+	return (u64)service_us << UET_NSCC_STATE_SERVICE_SHIFT;
+}
+
+static inline u16 uet_nscc_state_service_us(u64 state)
+{
+	return state >> UET_NSCC_STATE_SERVICE_SHIFT;
+}
+
+static inline u8 uet_nscc_state_pend(u64 state)
+{
+	return (state >> UET_NSCC_STATE_PEND_SHIFT) & UET_NSCC_STATE_PEND_MASK;
+}
+
 struct uet_pds_ack {
 	u8 flags;
 	s16 ack_psn_offset;

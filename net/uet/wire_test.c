@@ -125,6 +125,12 @@ static void uet_pds_ack_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, out.sack_psn_offset, in.sack_psn_offset);
 	KUNIT_EXPECT_EQ(test, out.sack_bitmap, in.sack_bitmap);
 	KUNIT_EXPECT_EQ(test, out.cc_state, in.cc_state);
+	/* NSCC state: the top 16 bits are the service time, the 7 below
+	 * the rc bit rcv_cwnd_pend.
+	 */
+	KUNIT_EXPECT_EQ(test, uet_nscc_state_service_us(in.cc_state), 0x0102);
+	KUNIT_EXPECT_EQ(test, uet_nscc_state_pend(in.cc_state), 0x03);
+	KUNIT_EXPECT_EQ(test, uet_nscc_state_pack(65535), 0xffffULL << 48);
 
 	KUNIT_EXPECT_EQ(test, uet_pds_ack_parse(buf, sizeof(buf) - 1, &out),
 			-EBADMSG);
