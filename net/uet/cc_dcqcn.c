@@ -96,6 +96,9 @@ static const struct uet_cc_param uet_dcqcn_params[UET_DCQCN_NPARAMS] = {
 					UET_DCQCN_US_MAX },
 };
 
+/* Packets the pacer may send at once to catch up with its schedule. */
+#define UET_DCQCN_PACE_BURST	8
+
 struct uet_dcqcn {
 	u64 rate;		/* bit/s */
 	u64 target;		/* bit/s, what the increases head for */
@@ -328,12 +331,17 @@ static void uet_dcqcn_on_send(struct uet_cc *cc, u64 now, u32 bytes,
 {
 	struct uet_dcqcn *d = uet_cc_priv(cc);
 	u64 unit = (u64)cc->params[UET_DCQCN_BYTE_RESET] * UET_DCQCN_BYTE_UNIT;
+	u64 gap = mul_u64_u64_div_u64(bytes, 8 * NSEC_PER_SEC, d->rate);
+	u64 lag = UET_DCQCN_PACE_BURST * gap;
 	u64 n;
 
 	uet_dcqcn_catch_up(cc, now);
-	/* No credit for idle time: at most one packet leaves at once. */
-	d->next_send = max(d->next_send, now) +
-		       mul_u64_u64_div_u64(bytes, 8 * NSEC_PER_SEC, d->rate);
+	/* The schedule may fall behind by a few packets and catch up in a
+	 * burst: a software host wakes its pacer late, by a millisecond or
+	 * more, and without this credit every late wake-up would be rate
+	 * lost. Idle time earns no more than that.
+	 */
+	d->next_send = max(d->next_send, now > lag ? now - lag : 0) + gap;
 	if (!d->recovering || !unit)
 		return;
 	d->bytes += bytes;

@@ -288,16 +288,24 @@ static void uet_dcqcn_floor_pacer_test(struct kunit *test)
 
 	uet_dcqcn_test_set(test, p, "rp_initial_alpha_value", 1024);
 	cc = uet_dcqcn_test_cc(test, p);
-	/* At line rate, 1500 bytes take 1.2 us on a 10 Gb/s wire. */
-	KUNIT_EXPECT_LE(test, cc->ops->send_at(cc, 10 * US, 0, 1500), 10 * US);
-	cc->ops->on_send(cc, 10 * US, 1500, false);
+	/* At line rate, 1500 bytes take 1.2 us on a 10 Gb/s wire; idle
+	 * time, or a pacer woken late, earns 8 packets more at most.
+	 */
+	for (k = 0; k < 9; k++) {
+		KUNIT_EXPECT_LE(test, cc->ops->send_at(cc, 10 * US, 0, 1500),
+				10 * US);
+		cc->ops->on_send(cc, 10 * US, 1500, false);
+	}
 	KUNIT_EXPECT_EQ(test, cc->ops->send_at(cc, 10 * US, 0, 1500),
 			10 * US + 1200);
 	cc->ops->on_send(cc, 10 * US, 1500, false);
 	KUNIT_EXPECT_EQ(test, cc->ops->send_at(cc, 10 * US, 0, 1500),
 			10 * US + 2400);
-	/* Idle time gives no credit for a burst. */
-	cc->ops->on_send(cc, 50 * US, 1500, false);
+	for (k = 0; k < 9; k++) {
+		KUNIT_EXPECT_LE(test, cc->ops->send_at(cc, 50 * US, 0, 1500),
+				50 * US);
+		cc->ops->on_send(cc, 50 * US, 1500, false);
+	}
 	KUNIT_EXPECT_EQ(test, cc->ops->send_at(cc, 50 * US, 0, 1500),
 			50 * US + 1200);
 
@@ -305,7 +313,11 @@ static void uet_dcqcn_floor_pacer_test(struct kunit *test)
 		cc->ops->on_cnp(cc, now);
 	KUNIT_EXPECT_EQ(test, DECREASES(cc), 40ULL);
 	KUNIT_EXPECT_EQ(test, RATE(cc), 1ULL);
-	/* 1000 bytes at 1 Mb/s: 8 ms. */
+	/* 1000 bytes at 1 Mb/s: 8 ms apart, once the credit is spent. */
+	for (k = 0; k < 20 && cc->ops->send_at(cc, now, 0, 1000) <= now; k++)
+		cc->ops->on_send(cc, now, 1000, false);
+	KUNIT_EXPECT_LE(test, k, 9U);
+	now = cc->ops->send_at(cc, now, 0, 1000);
 	cc->ops->on_send(cc, now, 1000, false);
 	KUNIT_EXPECT_EQ(test, cc->ops->send_at(cc, now, 0, 1000), now + 8 * MS);
 	KUNIT_EXPECT_EQ(test, cc->ops->send_at(cc, now + 4 * MS, 0, 1000),
