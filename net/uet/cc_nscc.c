@@ -376,21 +376,16 @@ static void uet_nscc_on_loss(struct uet_cc *cc, u64 now, u32 bytes,
 {
 	struct uet_nscc *n = uet_cc_priv(cc);
 
-	if (!timeout) {
-		n->bytes_ignored += bytes;
-		uet_nscc_loss_decrease(cc, n, bytes);
-		return;
-	}
-	/* Not even a trim or a NACK came back within an RTO: no ACK
-	 * measured what the path carries, so start again from one packet
-	 * and let fast increase find the rate.
+	/* A timeout costs the window what it lost, as any loss (htsim's
+	 * mark_packet_for_retransmission), not a restart from one packet:
+	 * fast increase needs a delay of about 0, which a queue shared with
+	 * other flows never shows, so a window cut to one packet would crawl
+	 * back.
 	 */
-	n->cwnd = cc->mtu;
-	n->increase = false;
-	n->fi_count = 0;
-	n->inc_bytes = 0;
-	n->received_bytes = 0;
-	n->timeouts++;
+	if (timeout)
+		n->timeouts++;
+	n->bytes_ignored += bytes;
+	uet_nscc_loss_decrease(cc, n, bytes);
 }
 
 static u64 uet_nscc_send_at(struct uet_cc *cc, u64 now, u64 inflight,
