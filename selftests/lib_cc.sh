@@ -1,0 +1,145 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Congestion-control tests over lib.sh's star: N hosts h1..hN write to r
+# at once through the switch port sw-r. The caller sets N, RATE_MBIT (the
+# port's rate), BYTES (per sender), BDP (bytes, for reports), UET and T,
+# and may set CLIENT_OPTS (more uet-verify options for the senders).
+
+# cc_devs CMD...: runs "uet dev set DEV CMD..." on r's and every host's device.
+cc_devs() {
+	local i
+	in_ns r "$UET" dev set uetr "$@" || return 1
+	for ((i = 1; i <= N; i++)); do
+		in_ns "h$i" "$UET" dev set "uet$i" "$@" || return 1
+	done
+}
+
+# cc_fabric DELAY_MS: the star, a uet device on every host, netem holding
+# r's packets (the ACKs and CNPs) DELAY_MS to stretch the RTT.
+cc_fabric() {
+	local i
+	star "$N" || return 1
+	sch_uet_load
+	uet_load
+	in_ns r rdma link add uetr type uet netdev r0 || return 1
+	for ((i = 1; i <= N; i++)); do
+		in_ns "h$i" rdma link add "uet$i" type uet netdev "h$i-0" || return 1
+	done
+	in_ns r tc qdisc add dev r0 root netem delay "${1}ms" limit 10000
+}
+
+# cc_incast NAME: the N verified WRITEs at once; per sender MB/s in
+# $T/NAME.rates, the port's byte samples in $T/NAME.samples, its counters
+# in $T/NAME.tc, the senders' retransmissions in $T/NAME.retx.
+cc_incast() {
+	local name=$1 i pids=() srvs=() rc=0 retx=0 retx0=0 sampler
+	for ((i = 1; i <= N; i++)); do
+		retx0=$((retx0 + $(uet_counter "uet$i" retransmits)))
+	done
+	for ((i = 1; i <= N; i++)); do
+		ip netns exec r "$UET_VERIFY" -d uetr -p $((18600 + i)) -T 600 \
+			>"$T/$name.srv$i" 2>&1 &
+		srvs+=($!)
+	done
+	for ((i = 1; i <= N; i++)); do
+		wait_for 30 tcp_listens r $((18600 + i)) || return 1
+	done
+	# The port's bytes every 20 ms; its busy time (sch_uet's busy_ns)
+	# every 100 ms, as "busy TIME NS".
+	ip netns exec sw python3 -c '
+import json, subprocess, time
+n = 0
+while True:
+    with open("/sys/class/net/sw-r/statistics/tx_bytes") as f:
+        print("%.6f %s" % (time.time(), f.read().strip()), flush=True)
+    if n % 5 == 0:
+        t0 = time.time()
+        out = subprocess.run(["tc", "-s", "-j", "qdisc", "show", "dev", "sw-r"],
+                             capture_output=True).stdout
+        q = json.loads(out)[0]
+        busy = q.get("xstats", q).get("busy_ns", 0)
+        print("busy %.6f %d" % ((t0 + time.time()) / 2, busy), flush=True)
+    n += 1
+    time.sleep(0.02)' >"$T/$name.samples" 2>"$T/$name.sampler" &
+	sampler=$!
+	# Python starts slowly in an emulated VM: sample before sending.
+	wait_for 60 test -s "$T/$name.samples" || return 1
+	for ((i = 1; i <= N; i++)); do
+		# shellcheck disable=SC2086 # CLIENT_OPTS: one word per option
+		ip netns exec "h$i" "$UET_VERIFY" -d "uet$i" -p $((18600 + i)) \
+			-o write -b "$BYTES" $CLIENT_OPTS -T 300 10.4.0.1 \
+			>"$T/$name.cli$i" 2>&1 &
+		pids+=($!)
+	done
+	for i in "${pids[@]}" "${srvs[@]}"; do
+		wait "$i" || rc=1
+	done
+	kill "$sampler"
+	wait "$sampler"
+	[ -s "$T/$name.samples" ] || { echo "the sampler wrote nothing:"; cat "$T/$name.sampler"; return 1; }
+	for ((i = 1; i <= N; i++)); do
+		sed -n 's/.* MBps=\([0-9.]*\) .*/\1/p' "$T/$name.cli$i"
+		retx=$((retx + $(uet_counter "uet$i" retransmits)))
+	done >"$T/$name.rates"
+	retx=$((retx - retx0))
+	[ "$rc" -eq 0 ] || { tail -n 3 "$T/$name".cli*; return 1; }
+	echo "$retx" >"$T/$name.retx"
+	in_ns sw tc -s -j qdisc show dev sw-r >"$T/$name.tc"
+}
+
+# cc_report NAME: "util jain peak_bytes trimmed dropped marked retx busy".
+# Over the time the port sent the middle 80% of its bytes (the start and
+# the tail have fewer senders): util is its rate against R, busy the
+# share of that time it had packets to send. An emulated port sends below
+# R even when busy (its timer wakes late: sch_uet's line_ns / busy_ns,
+# about 90%); busy is what congestion control answers for, that the port
+# never waits for packets.
+cc_report() {
+	python3 - "$T/$1" "$RATE_MBIT" <<'PY'
+import bisect, json, sys
+base, rate = sys.argv[1], float(sys.argv[2]) * 1e6 / 8
+lines = [l.split() for l in open(base + ".samples")]
+rows = [[float(x) for x in l] for l in lines if len(l) == 2]
+busy = [[float(l[1]), float(l[2])] for l in lines if len(l) == 3 and l[0] == "busy"]
+b0, b1 = rows[0][1], rows[-1][1]
+ra = [r for r in rows if r[1] - b0 <= 0.1 * (b1 - b0)][-1]
+rb = next(r for r in rows if r[1] - b0 >= 0.9 * (b1 - b0))
+util = (rb[1] - ra[1]) / (rb[0] - ra[0]) / rate
+def busy_at(x):
+    t = [s[0] for s in busy]
+    i = min(max(bisect.bisect_left(t, x), 1), len(t) - 1)
+    f = (x - t[i - 1]) / (t[i] - t[i - 1]) if t[i] > t[i - 1] else 1
+    return busy[i - 1][1] + (busy[i][1] - busy[i - 1][1]) * min(max(f, 0), 1)
+frac = (busy_at(rb[0]) - busy_at(ra[0])) / 1e9 / (rb[0] - ra[0]) if len(busy) > 1 else 0
+x = [float(l) for l in open(base + ".rates")]
+jain = sum(x) ** 2 / (len(x) * sum(v * v for v in x))
+q = json.load(open(base + ".tc"))[0]
+def g(k):
+    for d in (q, q.get("xstats", {}), q.get("options", {})):
+        if k in d:
+            return d[k]
+    return 0
+drops = g("drop_limit") + g("drop_notrim") + g("drop_trim") + g("drop_prio")
+retx = int(open(base + ".retx").read())
+print(f"{util:.3f} {jain:.3f} {g('peak_backlog')} {g('trimmed')} {drops} {g('ecn_marked')} {retx} {frac:.3f}")
+PY
+}
+
+# cc_run NAME CC SCH_UET_OPTIONS...: a fresh sch_uet on sw-r (its
+# counters start at 0), every device on CC, the incast, its report logged.
+cc_run() {
+	local name=$1 cc=$2 u j p tr d m x b
+	shift 2
+	in_ns sw tc qdisc del dev sw-r root 2>/dev/null
+	in_ns sw tc qdisc add dev sw-r root uet rate "${RATE_MBIT}mbit" "$@" ||
+		return 1
+	cc_devs cc "$cc" || return 1
+	cc_incast "$name" || return 1
+	cc_report "$name" >"$T/$name.report" || return 1
+	read -r u j p tr d m x b <"$T/$name.report"
+	log "$name: utilization $u (port busy $b), Jain $j, peak queue $p bytes ($(python3 -c "print(round($p / $BDP, 2))") BDP), trimmed $tr, dropped $d, ECN marked $m, retransmitted $x"
+}
+
+# cc_field NAME COLUMN: one number of NAME's report.
+cc_field() { cut -d' ' -f"$2" "$T/$1.report"; }
