@@ -5,9 +5,9 @@
 # each rate-limited to R by sch_uet towards b. One QP writes from a to b,
 # every byte verified.
 #
-# 1. One spine at R/2: spray gives every spine an equal share, so the slow
-#    one caps the QP near 4 x R/2; reps recycles the values whose packets
-#    came back unmarked and puts less on the slow spine.
+# 1. One spine at R/2: an equal share on every spine would cap the QP at
+#    4 x R/2; reps recycles the values whose packets came back unmarked
+#    and puts less on the slow spine.
 # 2. During one long reps WRITE:
 #    - the operator denies the busiest entropy value: it carries no packet
 #      afterwards;
@@ -70,10 +70,15 @@ step "slow spine, lb reps: 16 MiB WRITE verified" run reps 16M
 for lb in spray reps; do
 	log "$lb: $(stat $lb '"%.2f R; per spine: %s" % (rate, " ".join("%.1f%%" % (s * 100) for s in shares))')"
 done
-step "slow spine: reps puts a smaller share on it than spray" \
-	python3 -c "import sys; sys.exit(not $(stat reps 'shares[0]') < $(stat spray 'shares[0]'))"
-step "slow spine: reps is faster than spray" \
-	python3 -c "import sys; sys.exit(not $(stat reps 'rate') > $(stat spray 'rate'))"
+# spray skips values that lost a packet in the last RTT, so it sometimes
+# steers off the slow spine too (18.6% on it, as fast as reps, in one run
+# of six): the comparison is reported, and reps is held to what oblivious
+# spraying cannot do. reps put 16.4..19.9% on the slow spine and reached
+# 2.24..2.92 R in the runs so far.
+step "slow spine: reps puts less than 22% on it (an equal share is 25%)" \
+	python3 -c "import sys; sys.exit(not $(stat reps 'shares[0]') < 0.22)"
+step "slow spine: reps beats the 2 R that an equal share caps spraying at" \
+	python3 -c "import sys; sys.exit(not $(stat reps 'rate') > 2)"
 rate 1 $RATE_MBIT || fail "spine 1 back to R"
 
 # path_json: uet0's entropy values, one JSON array.

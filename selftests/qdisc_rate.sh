@@ -41,8 +41,10 @@ drain() {
 	log "$(in_ns a tc -s qdisc show dev veth0 | grep busy_ns)" >&2
 	sustained
 }
-pct=$(drain 20mbit) || fail "drain at 20mbit"
-step "a backlog drains at the line rate ($pct % of 20mbit >= 90 %)" test "$pct" -ge 90
+# At 5 Mbit/s the 60 datagrams take about 100 ms: one late wake-up of the
+# emulated machine's timer (a few ms) cost a 24 ms drain at 20 Mbit/s 16%.
+pct=$(drain 5mbit) || fail "drain at 5mbit"
+step "a backlog drains at the line rate ($pct % of 5mbit >= 90 %)" test "$pct" -ge 90
 # Each packet costs the emulated machine microseconds; 400 Gbit/s allows 29 ns.
 pct=$(drain 400gbit) || fail "drain at 400gbit"
 step "a rate the machine cannot keep up with is reported ($pct % of 400gbit < 50 %)" \
