@@ -442,6 +442,15 @@ static void uet_resp_check_hole(struct uet_qp *qp)
 	uet_qp_send_nack(qp, resp->hole_psn, UET_NACK_PKT_NOT_RCVD, 0, 0);
 }
 
+/* The packet the next ACK answers: its PSN, entropy value and arrival. */
+static void uet_resp_ack_trigger(struct uet_resp *resp, u32 psn,
+				 const struct sk_buff *skb)
+{
+	resp->ack_psn = psn;
+	resp->ack_ev = UET_SKB_CB(skb)->sport;
+	resp->ack_rx_ns = ktime_to_ns(skb->tstamp);
+}
+
 static void uet_resp_data(struct uet_qp *qp, struct sk_buff *skb)
 {
 	struct uet_dev *udev = qp->udev;
@@ -494,9 +503,7 @@ static void uet_resp_data(struct uet_qp *qp, struct sk_buff *skb)
 	switch (uet_pdc_rx_check(&qp->rx, pds.psn)) {
 	case UET_PDC_DUP:
 		uet_inc(udev, UET_CNT_DUP_RX);
-		resp->ack_psn = pds.psn;
-		resp->ack_ev = cb->sport;
-	resp->ack_rx_ns = ktime_to_ns(skb->tstamp);
+		uet_resp_ack_trigger(resp, pds.psn, skb);
 		resp->ack_now = true;
 		resp->ack_dup = true;
 		return;
@@ -540,9 +547,7 @@ static void uet_resp_data(struct uet_qp *qp, struct sk_buff *skb)
 	if (!resp->ack_pending++)
 		resp->ack_deadline_ns = ktime_get_ns() +
 			(u64)uet_param(udev, ack_delay_us) * NSEC_PER_USEC;
-	resp->ack_psn = pds.psn;
-	resp->ack_ev = cb->sport;
-	resp->ack_rx_ns = ktime_to_ns(skb->tstamp);
+	uet_resp_ack_trigger(resp, pds.psn, skb);
 	if (pds.flags & UET_PDS_REQ_F_ACKREQ)
 		resp->ack_now = true;
 	/* The ACK tells which path marked the packet only while it is the
