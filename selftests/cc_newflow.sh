@@ -82,14 +82,13 @@ log "ok: the old flow's 24 MiB WRITE verified"
 # From the new flow's first byte at d2: its rate over each window of 5
 # RTTs, in units of R, until it first reaches 0.4 R.
 python3 - "$T/samples" "$RATE_MBIT" "$RTT_US" >"$T/join" <<'PY'
-import bisect, sys
+import sys
+import samples
 rows = [[float(x) for x in l.split()] for l in open(sys.argv[1]) if len(l.split()) == 3]
 r, rtt = float(sys.argv[2]) * 1e6 / 8, float(sys.argv[3]) / 1e6
-t = [x[0] for x in rows]
+t, *cols = zip(*rows)
 def at(x, col):
-    i = min(max(bisect.bisect_left(t, x), 1), len(t) - 1)
-    f = (x - t[i - 1]) / (t[i] - t[i - 1]) if t[i] > t[i - 1] else 1
-    return rows[i - 1][col] + (rows[i][col] - rows[i - 1][col]) * min(max(f, 0), 1)
+    return samples.at(t, cols[col - 1], x)
 # Its first bytes are the TCP exchange that sets the QPs up: its data
 # starts with the first 32 KiB.
 b2 = rows[0][2]

@@ -193,6 +193,8 @@ export -f in_ns ibdev_port_state ibdev_port_is ibdev_exists
 # The tc plugin for the uet qdisc, straight from the tree.
 export TC_LIB_DIR=${TC_LIB_DIR:-$UET_SELFTESTS/../tools/tc}
 UET_UDP=$UET_SELFTESTS/udp.py
+# samples.py: interpolation of sampled counters, for the tests' python3.
+export PYTHONPATH=$UET_SELFTESTS${PYTHONPATH:+:$PYTHONPATH}
 
 # qdisc_stat NS DEV KEY: a field of the uet qdisc's "tc -s -j" object.
 qdisc_stat() {

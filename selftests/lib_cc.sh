@@ -97,7 +97,8 @@ while True:
 # never waits for packets.
 cc_report() {
 	python3 - "$T/$1" "$RATE_MBIT" <<'PY'
-import bisect, json, sys
+import json, sys
+import samples
 base, rate = sys.argv[1], float(sys.argv[2]) * 1e6 / 8
 lines = [l.split() for l in open(base + ".samples")]
 rows = [[float(x) for x in l] for l in lines if len(l) == 2]
@@ -107,10 +108,7 @@ ra = [r for r in rows if r[1] - b0 <= 0.1 * (b1 - b0)][-1]
 rb = next(r for r in rows if r[1] - b0 >= 0.9 * (b1 - b0))
 util = (rb[1] - ra[1]) / (rb[0] - ra[0]) / rate
 def busy_at(x):
-    t = [s[0] for s in busy]
-    i = min(max(bisect.bisect_left(t, x), 1), len(t) - 1)
-    f = (x - t[i - 1]) / (t[i] - t[i - 1]) if t[i] > t[i - 1] else 1
-    return busy[i - 1][1] + (busy[i][1] - busy[i - 1][1]) * min(max(f, 0), 1)
+    return samples.at([s[0] for s in busy], [s[1] for s in busy], x)
 frac = (busy_at(rb[0]) - busy_at(ra[0])) / 1e9 / (rb[0] - ra[0]) if len(busy) > 1 else 0
 x = [float(l) for l in open(base + ".rates")]
 jain = sum(x) ** 2 / (len(x) * sum(v * v for v in x))

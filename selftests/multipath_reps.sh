@@ -164,18 +164,14 @@ fi
 # rate over 0.5 s took to be back at 70% of that; bytes between samples
 # are interpolated.
 python3 - "$T/samples" "$t_fail" "$t_back" "$srtt" >"$T/recovery" 2>"$T/series" <<'PY'
-import bisect, sys
+import sys
+import samples
 rows = [[float(x) for x in l.split()] for l in open(sys.argv[1]) if len(l.split()) == 2]
 t_fail, t_back, srtt = float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]) / 1e6
 t = [r[0] for r in rows]
 b = [r[1] for r in rows]
-def at(x):
-    # bytes at time x, interpolated between the samples around it
-    i = min(max(bisect.bisect_left(t, x), 1), len(t) - 1)
-    f = (x - t[i - 1]) / (t[i] - t[i - 1]) if t[i] > t[i - 1] else 1
-    return b[i - 1] + (b[i] - b[i - 1]) * min(max(f, 0), 1)
 def rate(t0, t1):
-    return (at(t1) - at(t0)) / (t1 - t0)
+    return (samples.at(t, b, t1) - samples.at(t, b, t0)) / (t1 - t0)
 W = 0.5
 pre = rate(t_fail - 1, t_fail)
 # The packets in flight at the failure drain for a while: recovery is
