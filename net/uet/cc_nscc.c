@@ -24,7 +24,6 @@
 #define NSCC_FP		16
 /* The spec's reference network: 100 Gb/s x 12 us. */
 #define NSCC_REF_BDP	150000ULL	/* bytes */
-#define NSCC_REF_RTT_NS	12000ULL
 #define NSCC_MILLI	1000ULL
 
 enum {
@@ -152,9 +151,15 @@ static void uet_nscc_init(struct uet_cc *cc, u64 now)
 	n->cwnd = n->max_wnd;
 	n->last_adjust = now;
 	n->last_dec = now;
-	/* scaling_b = target / 12 us cancels alpha's 1 / target. */
+	/* The spec's scaling_b = target / 12 us cancels alpha's 1 / target,
+	 * leaving 4 MTU x scaling_a / 12 us: per RTT at zero delay that adds
+	 * 3 MTU x scaling_a x target / 9 us: 0.08 BDP on the reference
+	 * network, 36 BDP at 40 Mb/s x 21 ms with a 1 KiB MTU. Over
+	 * the configured base RTT instead, scaling_b = target / base_rtt
+	 * keeps the reference's share of BDP on any network.
+	 */
 	n->alpha = uet_nscc_scaled(p[NSCC_ALPHA], (u64)cc->mtu << NSCC_FP,
-				   bdp, NSCC_REF_RTT_NS);
+				   bdp, rtt);
 	n->fi = uet_nscc_scaled(p[NSCC_FI], (u64)cc->mtu << NSCC_FP, bdp, 1);
 	n->fi_scale = uet_nscc_scaled(p[NSCC_FI_SCALE], 1ULL << NSCC_FP,
 				      bdp, 1);
