@@ -319,6 +319,8 @@ static int uet_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		q->busy_start = max(uet_skb_cb(skb)->enqueue_ns, q->busy_end);
 	__qdisc_enqueue_tail(skb, &q->band[band]);
 	q->backlog[band] += len;
+	if (band == UET_BAND_DATA)
+		q->st.peak_data = max(q->st.peak_data, q->backlog[band]);
 	sch->q.qlen++;
 	qdisc_qstats_backlog_inc(sch, skb);
 	q->st.enqueued++;
@@ -500,6 +502,7 @@ static int uet_change(struct Qdisc *sch, struct nlattr *opt,
 	}
 	q->cfg = cfg;
 	q->st.peak_backlog = sch->qstats.backlog;
+	q->st.peak_data = q->backlog[UET_BAND_DATA];
 	sch_tree_unlock(sch);
 	return 0;
 }

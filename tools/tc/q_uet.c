@@ -313,6 +313,7 @@ static int uet_print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xstat
 	U64(backlog_prio, " prio %llub");
 	U64(backlog_trim, " trim %llub");
 	U64(peak_backlog, " peak %llub");
+	U64(peak_data, " peak_data %llub");
 	U64K("kmin_bytes", kmin, " kmin %llub");
 	U64K("kmax_bytes", kmax, " kmax %llub");
 	print_nl();

@@ -60,7 +60,7 @@ struct tc_uet_xstats {
 	__u32 backlog_trim;
 	__u32 kmin;		/* thresholds in effect, bytes */
 	__u32 kmax;
-	__u32 pad;
+	__u32 peak_data;	/* bytes, data band; reset by a change */
 };
 
 #endif /* _UAPI_LINUX_PKT_SCHED_UET_H */
