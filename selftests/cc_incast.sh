@@ -18,7 +18,8 @@
 # ONLY=1 runs nscc alone; KEEP=DIR keeps the samples and reports.
 #
 # Utilization is the port's rate while it sent the middle 80% of its
-# bytes (the start and the tail have fewer senders), against R.
+# bytes (the start and the tail have fewer senders), against R. Every
+# cable has MTU 9000: the devices run the spec's 4 KiB MTU.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_cc.sh"
 
@@ -53,16 +54,14 @@ step "nscc: 8 x 2 MiB verified" cc_run nscc nscc $NSCC_PORT
 	cc_run dcqcn dcqcn \
 	limit $((BDP * 12)) kmin $((BDP / 5)) kmax $((BDP * 4 / 5)) trim off
 [ -n "$ONLY" ] && exit 0
-# The issue asks for 90% utilization of both. The emulated port sends
-# below R even when busy, so busy is the measure (lib_cc.sh), but a noisy
-# one: nscc kept the port busy 83..107% of the time in four runs, none
-# 79..85% (Documentation/uet/cc.rst). It is reported, not asserted.
+# nscc had 0.95..0.98 of R in five runs (Documentation/uet/cc.rst).
+step "nscc: utilization >= 90%" python3 -c "import sys; sys.exit(not $(cc_field nscc 1) >= 0.9)"
 step "nscc: Jain fairness >= 0.9" python3 -c "import sys; sys.exit(not $(cc_field nscc 2) >= 0.9)"
-# none's retransmissions and drops vary severalfold from run to run
-# (16908..71171 and 5663..49459 so far); nscc's stay near 7000 and 300.
+# none's retransmissions and drops vary severalfold from run to run;
+# nscc's are a hundredth of them.
 step "nscc: half of none's retransmissions or fewer" \
-	python3 -c "import sys; sys.exit(not $(cc_field nscc 7) * 2 <= $(cc_field none 7))"
+	python3 -c "import sys; sys.exit(not $(cc_field nscc 8) * 2 <= $(cc_field none 8))"
 step "nscc: a quarter of none's drops or fewer" \
-	python3 -c "import sys; sys.exit(not $(cc_field nscc 5) * 4 <= $(cc_field none 5))"
-step "dcqcn: no drop" test "$(cc_field dcqcn 5)" -eq 0
+	python3 -c "import sys; sys.exit(not $(cc_field nscc 6) * 4 <= $(cc_field none 6))"
+step "dcqcn: no drop" test "$(cc_field dcqcn 6)" -eq 0
 exit 0

@@ -15,6 +15,7 @@
 # RTT is about 21 ms and R x RTT = 105000 bytes; 4 x 4 MiB take about
 # 160 RTTs at line rate. What the VM sustains: a shorter RTT drowns in
 # the emulated hosts' own milliseconds, a faster port in their CPU.
+# Cables have MTU 9000, the devices 4 KiB (lib_cc.sh).
 #
 # dcqcn on the seed's settings; then nscc on the same fabric with the
 # buffer (and the ECN ramp) halved. KEEP=DIR keeps samples and reports.
@@ -45,13 +46,11 @@ step "dcqcn: $N x $BYTES verified" cc_run dcqcn dcqcn \
 	limit $((BDP * 5 / 2)) kmin $((RTT_US * 3 / 4))us kmax $((RTT_US * 3 / 2))us trim off
 step "nscc, buffer halved: $N x $BYTES verified" cc_run nscc nscc \
 	limit $((BDP * 5 / 4)) kmin $((RTT_US * 3 / 8))us kmax $((RTT_US * 3 / 4))us trim off
-step "dcqcn: no drop" test "$(cc_field dcqcn 5)" -eq 0
-step "dcqcn: peak queue at most 2.2 x RTT" \
-	python3 -c "import sys; sys.exit(not $(cc_field dcqcn 3) <= 2.2 * $BDP)"
-# The seed's 97% utilization is not reached: the port was busy 72..92%
-# of the time (Documentation/uet/cc.rst; busy is a noisy measure, see
-# lib_cc.sh). What holds: busy at least 65% (a pacer that lost every late
-# wake-up made it 45%).
-step "dcqcn: the port busy at least 65% of the time" \
-	python3 -c "import sys; sys.exit(not $(cc_field dcqcn 8) >= 0.65)"
+step "dcqcn: no drop" test "$(cc_field dcqcn 6)" -eq 0
+step "dcqcn: peak queue (all bands) at most 2.2 x RTT" \
+	python3 -c "import sys; sys.exit(not $(cc_field dcqcn 4) <= 2.2 * $BDP)"
+# The seed's 97% utilization is not reached: 0.86..0.90 in four runs
+# (Documentation/uet/cc.rst), the port idle while the rates recover.
+step "dcqcn: utilization >= 75%" \
+	python3 -c "import sys; sys.exit(not $(cc_field dcqcn 1) >= 0.75)"
 exit 0

@@ -132,19 +132,23 @@ leaf_spine() {
 	ip -n l1 route add 10.0.2.0/24 $hops1 && ip -n l2 route add 10.0.1.0/24 $hops2
 }
 
-# star N: hosts h1..hN (10.3.i.1 on hi-0) and r (10.4.0.1 on r0), all
+# star N [MTU]: hosts h1..hN (10.3.i.1 on hi-0) and r (10.4.0.1 on r0), all
 # cabled to one switch, sw; sw's port towards r is sw-r, the one a test
-# shapes to make an incast bottleneck.
+# shapes to make an incast bottleneck. Every cable has MTU (default 1500).
 star() {
-	local n=$1 i
+	local n=$1 mtu=${2:-1500} i
 	ns_add r sw
 	veth_link r r0 10.4.0.1/24 sw sw-r 10.4.0.254/24 || return 1
+	ip -n r link set r0 mtu "$mtu" && ip -n sw link set sw-r mtu "$mtu" ||
+		return 1
 	ip -n r route add default via 10.4.0.254 || return 1
 	in_ns sw sysctl -qw net.ipv4.ip_forward=1 || return 1
 	for ((i = 1; i <= n; i++)); do
 		ns_add "h$i"
 		veth_link "h$i" "h$i-0" "10.3.$i.1/24" sw "sw-h$i" "10.3.$i.254/24" ||
 			return 1
+		ip -n "h$i" link set "h$i-0" mtu "$mtu" &&
+			ip -n sw link set "sw-h$i" mtu "$mtu" || return 1
 		ip -n "h$i" route add default via "10.3.$i.254" || return 1
 	done
 }
