@@ -34,10 +34,14 @@ on_exit "rm -rf $T"
 log "$N senders at R into one port at R = $RATE_MBIT Mbit/s, RTT $RTT_US us, R x RTT = $BDP bytes"
 
 # rp_time_reset_us and the alpha period scaled from the firmware's
-# microsecond fabric to this RTT, as cc_incast does; the rest is seed 001.
+# microsecond fabric to this RTT, as cc_incast does, and the rate-reduce
+# monitor period too: the marks of one RTT answer one queue, and cut
+# after cut for each of them took the rates to a third of R before the
+# first cut could show (0.86..0.90 of R). The rest is seed 001.
 cc_devs cc-param dcqcn.rp_max_rate_mbps $RATE_MBIT \
 	cc-param dcqcn.rp_min_dec_fac 95 cc-param dcqcn.rp_clamp_tgt_rate 1 \
 	cc-param dcqcn.rp_time_reset_us $RTT_US \
+	cc-param dcqcn.rp_rate_reduce_monitor_period_us $RTT_US \
 	cc-param dcqcn.rp_dce_tcp_rtt_us $((RTT_US / 4)) \
 	cc-param dcqcn.rp_ai_rate_mbps 1 cc-param dcqcn.rp_hai_rate_mbps 4 \
 	cc-param nscc.base_rtt_us $RTT_US cc-param nscc.linkspeed_mbps $RATE_MBIT \
@@ -49,8 +53,9 @@ step "nscc, buffer halved: $N x $BYTES verified" cc_run nscc nscc \
 step "dcqcn: no drop" test "$(cc_field dcqcn 6)" -eq 0
 step "dcqcn: peak queue (all bands) at most 2.2 x RTT" \
 	python3 -c "import sys; sys.exit(not $(cc_field dcqcn 4) <= 2.2 * $BDP)"
-# The seed's 97% utilization is not reached: 0.86..0.90 in four runs
-# (Documentation/uet/cc.rst), the port idle while the rates recover.
-step "dcqcn: utilization >= 75%" \
-	python3 -c "import sys; sys.exit(not $(cc_field dcqcn 1) >= 0.75)"
+# The seed's 97%: 0.981..0.990 in five runs (Documentation/uet/cc.rst).
+# The emulated port itself sends at 0.97..0.99 of R while it has packets
+# (line_share), so the test asserts 95%.
+step "dcqcn: utilization >= 95%" \
+	python3 -c "import sys; sys.exit(not $(cc_field dcqcn 1) >= 0.95)"
 exit 0
