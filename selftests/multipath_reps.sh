@@ -22,6 +22,16 @@ require_stock_kernel
 SPINES=4 RATE_MBIT=12 EVS=256
 UET=$UET_SELFTESTS/../tools/uet/uet
 leaf_spine $SPINES || fail "leaf-spine fabric"
+# uet-verify's TCP control channel (credits, results) takes spine 2 in
+# both directions: hashed onto spine 1, the blackhole stalled it on
+# TCP's backed-off timeouts and the WRITE with it, seconds of nothing
+# sent with no QP timeout or retransmission (a run in four).
+for l in 1 2; do
+	o=$((3 - l))
+	ip -n "l$l" rule add ipproto tcp table 100 &&
+		ip -n "l$l" route add "10.0.$o.0/24" via "10.$l.2.2" table 100 ||
+		fail "TCP from l$l over spine 2"
+done
 sch_uet_load
 uet_load
 in_ns a rdma link add uet0 type uet netdev a0 || fail "rdma link add uet0"
