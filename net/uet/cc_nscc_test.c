@@ -65,18 +65,26 @@ static void uet_nscc_test_acks(struct kunit *test, struct uet_cc *cc,
 		uet_nscc_test_ack(cc, now, MTU, RTT + delay, ecn, CWND(cc), 0);
 }
 
-/* The reference network, with a clean RTT sample taken at T0 that also
- * opens the first quick adapt window.
- */
-static void uet_nscc_test_start(struct kunit *test, struct uet_cc *cc)
+/* NSCC at its defaults but for the network, at T0. */
+static void uet_nscc_test_init(struct kunit *test, struct uet_cc *cc,
+			       u32 linkspeed_mbps, u32 base_rtt_us)
 {
 	u32 p[UET_CC_PARAMS_MAX] = {};
 	u32 i;
 
 	for (i = 0; i < uet_cc_nscc.nparams; i++)
 		p[i] = uet_cc_nscc.params[i].def;
-	p[uet_nscc_test_param(test, "linkspeed_mbps")] = 100000;
+	p[uet_nscc_test_param(test, "linkspeed_mbps")] = linkspeed_mbps;
+	p[uet_nscc_test_param(test, "base_rtt_us")] = base_rtt_us;
 	uet_cc_init(cc, &uet_cc_nscc, MTU, p, T0);
+}
+
+/* The reference network, with a clean RTT sample taken at T0 that also
+ * opens the first quick adapt window.
+ */
+static void uet_nscc_test_start(struct kunit *test, struct uet_cc *cc)
+{
+	uet_nscc_test_init(test, cc, 100000, RTT / 1000);
 	uet_nscc_test_ack(cc, T0, 0, RTT, false, 0, 0);
 	KUNIT_ASSERT_EQ(test, CWND(cc), MAX_WND);
 }
@@ -236,15 +244,9 @@ static void uet_nscc_long_rtt_test(struct kunit *test)
 {
 	const u64 rtt = 21000000, target = rtt * 3 / 4, cut = 36 * MTU;
 	u64 expect = 3 * MTU * 7 / 20, now = T0 + 1000, acked, gain;
-	u32 p[UET_CC_PARAMS_MAX] = {};
 	struct uet_cc cc;
-	u32 i;
 
-	for (i = 0; i < uet_cc_nscc.nparams; i++)
-		p[i] = uet_cc_nscc.params[i].def;
-	p[uet_nscc_test_param(test, "linkspeed_mbps")] = 40;
-	p[uet_nscc_test_param(test, "base_rtt_us")] = rtt / 1000;
-	uet_cc_init(&cc, &uet_cc_nscc, MTU, p, T0);
+	uet_nscc_test_init(test, &cc, 40, rtt / 1000);
 	uet_nscc_test_ack(&cc, T0, 0, rtt, false, 0, 0);
 	KUNIT_ASSERT_EQ(test, CWND(&cc), 157500ULL);
 	cc.ops->on_loss(&cc, T0, CWND(&cc) - cut, false);
