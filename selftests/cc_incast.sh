@@ -35,17 +35,8 @@ T=$(mktemp -d)
 on_exit "rm -rf $T"
 log "$N senders, port at R = $RATE_MBIT Mbit/s, BDP $BDP bytes"
 
-# DCQCN's timers scaled to this RTT (the firmware's are for microsecond
-# fabrics): alpha and rate increase once per RTT or so, small steps, at
-# most one cut per RTT, each of 5% at most (seed 001's tuning).
-cc_devs cc-param nscc.base_rtt_us $NSCC_RTT_US cc-param nscc.linkspeed_mbps $RATE_MBIT \
-	cc-param dcqcn.rp_max_rate_mbps $RATE_MBIT \
-	cc-param dcqcn.rp_min_dec_fac 95 cc-param dcqcn.rp_clamp_tgt_rate 1 \
-	cc-param dcqcn.rp_dce_tcp_rtt_us $((BASE_RTT_US / 4)) \
-	cc-param dcqcn.rp_time_reset_us $BASE_RTT_US \
-	cc-param dcqcn.rp_rate_reduce_monitor_period_us $BASE_RTT_US \
-	cc-param dcqcn.rp_ai_rate_mbps 1 cc-param dcqcn.rp_hai_rate_mbps 4 ||
-	fail "cc parameters"
+cc_devs cc-param nscc.base_rtt_us $NSCC_RTT_US cc-param nscc.linkspeed_mbps $RATE_MBIT &&
+	cc_dcqcn_tuning $BASE_RTT_US || fail "cc parameters"
 NSCC_PORT="limit $BDP kmin $((BDP / 5)) kmax $((BDP * 4 / 5)) trim on"
 [ -z "$KEEP" ] || on_exit "cp -r $T $KEEP"
 [ -n "$ONLY" ] || step "none: 8 x 2 MiB verified" cc_run none none $NSCC_PORT

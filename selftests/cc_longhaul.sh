@@ -33,19 +33,9 @@ on_exit "rm -rf $T"
 [ -z "$KEEP" ] || on_exit "cp -r $T $KEEP"
 log "$N senders at R into one port at R = $RATE_MBIT Mbit/s, RTT $RTT_US us, R x RTT = $BDP bytes"
 
-# rp_time_reset_us and the alpha period scaled from the firmware's
-# microsecond fabric to this RTT, as cc_incast does, and the rate-reduce
-# monitor period too: the marks of one RTT answer one queue, and cut
-# after cut for each of them took the rates to a third of R before the
-# first cut could show (0.86..0.90 of R). The rest is seed 001.
-cc_devs cc-param dcqcn.rp_max_rate_mbps $RATE_MBIT \
-	cc-param dcqcn.rp_min_dec_fac 95 cc-param dcqcn.rp_clamp_tgt_rate 1 \
-	cc-param dcqcn.rp_time_reset_us $RTT_US \
-	cc-param dcqcn.rp_rate_reduce_monitor_period_us $RTT_US \
-	cc-param dcqcn.rp_dce_tcp_rtt_us $((RTT_US / 4)) \
-	cc-param dcqcn.rp_ai_rate_mbps 1 cc-param dcqcn.rp_hai_rate_mbps 4 \
-	cc-param nscc.base_rtt_us $RTT_US cc-param nscc.linkspeed_mbps $RATE_MBIT \
-	cc-param nscc.trimming 0 || fail "cc parameters"
+cc_dcqcn_tuning $RTT_US &&
+	cc_devs cc-param nscc.base_rtt_us $RTT_US cc-param nscc.linkspeed_mbps $RATE_MBIT \
+		cc-param nscc.trimming 0 || fail "cc parameters"
 step "dcqcn: $N x $BYTES verified" cc_run dcqcn dcqcn \
 	limit $((BDP * 5 / 2)) kmin $((RTT_US * 3 / 4))us kmax $((RTT_US * 3 / 2))us trim off
 step "nscc, buffer halved: $N x $BYTES verified" cc_run nscc nscc \

@@ -15,6 +15,21 @@ cc_devs() {
 	done
 }
 
+# cc_dcqcn_tuning RTT_US: DCQCN on every device as seed 001 tuned it
+# (cuts of 5% at most, the target clamped to the cut rate), with the
+# firmware's microsecond timers scaled to RTT_US: alpha every RTT/4; rate
+# increases, small steps, and at most one cut per RTT. The marks of one
+# RTT answer one queue: a cut for each took the rates to a third of R
+# before the first cut could show (Documentation/uet/cc.rst).
+cc_dcqcn_tuning() {
+	cc_devs cc-param dcqcn.rp_max_rate_mbps "$RATE_MBIT" \
+		cc-param dcqcn.rp_min_dec_fac 95 cc-param dcqcn.rp_clamp_tgt_rate 1 \
+		cc-param dcqcn.rp_dce_tcp_rtt_us $(($1 / 4)) \
+		cc-param dcqcn.rp_time_reset_us "$1" \
+		cc-param dcqcn.rp_rate_reduce_monitor_period_us "$1" \
+		cc-param dcqcn.rp_ai_rate_mbps 1 cc-param dcqcn.rp_hai_rate_mbps 4
+}
+
 # cc_fabric DELAY_MS: the star, a uet device on every host, netem holding
 # r's packets (the ACKs and CNPs) DELAY_MS to stretch the RTT. Jumbo
 # frames give the devices the 4 KiB MTU of the spec's reference network
