@@ -56,6 +56,25 @@ bool uet_ev_alive(const struct uet_ev_table *t, u16 ev)
 	return e && READ_ONCE(e->state) <= UET_PATH_SKIP;
 }
 
+/* Is the loss of a packet sent on ev at sent_ns the path's? It is when ev
+ * is assumed bad already, or when this loss makes it so.
+ */
+bool uet_ev_failed(struct uet_ev_table *t, u16 ev, u64 sent_ns)
+{
+	struct uet_ev *e = uet_ev_get(t, ev);
+	unsigned long flags;
+	bool failed;
+
+	if (!e)
+		return false;
+	spin_lock_irqsave(&t->lock, flags);
+	failed = e->state == UET_PATH_ASSUMED_BAD ||
+		 (sent_ns > e->good_sent_ns &&
+		  e->fails + 1 >= UET_EV_BAD_LOSSES);
+	spin_unlock_irqrestore(&t->lock, flags);
+	return failed;
+}
+
 void uet_ev_sent(struct uet_ev_table *t, u16 ev)
 {
 	struct uet_ev *e = uet_ev_get(t, ev);

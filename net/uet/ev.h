@@ -70,6 +70,7 @@ static inline struct uet_ev *uet_ev_get(struct uet_ev_table *t, u16 ev)
 
 bool uet_ev_usable(const struct uet_ev_table *t, u16 ev, u64 now);
 bool uet_ev_alive(const struct uet_ev_table *t, u16 ev);
+bool uet_ev_failed(struct uet_ev_table *t, u16 ev, u64 sent_ns);
 void uet_ev_sent(struct uet_ev_table *t, u16 ev);
 void uet_ev_signal(struct uet_ev_table *t, u16 ev, enum uet_ev_sig sig,
 		   u64 now, u64 sent_ns, u64 hold_ns);

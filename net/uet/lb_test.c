@@ -213,11 +213,18 @@ static void uet_ev_states_test(struct kunit *test)
 	uet_ev_signal(t, BASE + 4, UET_EV_SIG_TRIM, 7 * MS, 6 * MS, MS);
 	KUNIT_EXPECT_EQ(test, t->ev[4].state, UET_PATH_SKIP);
 	KUNIT_EXPECT_EQ(test, t->ev[4].nacks, 1U);
-	/* Two losses of packets sent after the last delivery: broken. */
+	/* Two losses of packets sent after the last delivery: broken. The
+	 * second is the path's, not congestion's, and so is any loss on it
+	 * from then on; one sent before the delivery is not.
+	 */
+	KUNIT_EXPECT_FALSE(test, uet_ev_failed(t, ev, 8 * MS));
 	uet_ev_signal(t, ev, UET_EV_SIG_LOSS, 9 * MS, 8 * MS, MS);
 	KUNIT_EXPECT_EQ(test, e->state, UET_PATH_SKIP);
+	KUNIT_EXPECT_TRUE(test, uet_ev_failed(t, ev, 8 * MS));
+	KUNIT_EXPECT_FALSE(test, uet_ev_failed(t, ev, 4 * MS));
 	uet_ev_signal(t, ev, UET_EV_SIG_TIMEOUT, 10 * MS, 8 * MS, MS);
 	KUNIT_EXPECT_EQ(test, e->state, UET_PATH_ASSUMED_BAD);
+	KUNIT_EXPECT_TRUE(test, uet_ev_failed(t, ev, 4 * MS));
 	KUNIT_EXPECT_EQ(test, t->nbad, 1U);
 	KUNIT_EXPECT_FALSE(test, uet_ev_usable(t, ev, 100 * MS));
 	KUNIT_EXPECT_FALSE(test, uet_ev_alive(t, ev));

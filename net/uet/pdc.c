@@ -195,6 +195,8 @@ static bool uet_pdc_tx_mark_lost(struct uet_pdc_tx *tx, u32 psn, u8 why)
 	pkt->flags |= UET_PDC_LOST | why;
 	tx->nlost++;
 	tx->lost_bytes += pkt->bytes;
+	if (tx->path_failed && tx->path_failed(tx->path_arg, pkt))
+		tx->path_losses++;
 	return true;
 }
 

@@ -33,6 +33,12 @@ struct uet_pdc_pkt {
 	u16 ev;			/* entropy value of the last transmission */
 };
 
+/* Whether a packet declared lost went down a path that has failed: its
+ * loss is then the path's, which load balancing answers, not a sign of
+ * congestion.
+ */
+typedef bool (*uet_pdc_path_failed_t)(void *arg, const struct uet_pdc_pkt *pkt);
+
 struct uet_pdc_tx {
 	u32 una;		/* oldest PSN not acknowledged */
 	u32 nxt;		/* next new PSN */
@@ -59,6 +65,9 @@ struct uet_pdc_tx {
 	u64 reo_round_ns;	/* when the last round of loss counted */
 	struct uet_pdc_pkt *ring;	/* ring_mask + 1 entries, by PSN */
 	u32 ring_mask;
+	uet_pdc_path_failed_t path_failed;	/* NULL: never */
+	void *path_arg;
+	u32 path_losses;	/* losses path_failed put on a path */
 };
 
 /* Called for each packet the peer acknowledged, in any order. */

@@ -110,6 +110,12 @@ static void uet_pdc_sack_test(struct kunit *test)
 	uet_pdc_tx_free(&tx, uet_pdc_test_release, &rel);
 }
 
+/* The test's failed path is the one ISN + 8 took. */
+static bool uet_pdc_test_path_failed(void *arg, const struct uet_pdc_pkt *pkt)
+{
+	return pkt == uet_pdc_tx_pkt(arg, ISN + 8);
+}
+
 static void uet_pdc_loss_rules_test(struct kunit *test)
 {
 	struct uet_pdc_test_rel rel = {};
@@ -145,13 +151,17 @@ static void uet_pdc_loss_rules_test(struct kunit *test)
 	uet_pdc_tx_resent(&tx, psn, 20 * MS);
 
 	/* A timeout resends what is unacked and older than the RTO, never what
-	 * the SACK covered.
+	 * the SACK covered; of its losses, those on a failed path are counted
+	 * apart.
 	 */
+	tx.path_failed = uet_pdc_test_path_failed;
+	tx.path_arg = &tx;
 	uet_pdc_tx_push(&tx, &rel, 100, 20 * MS);
 	/* ISN + 1 was resent at 20 ms too: nothing is due before 30 ms. */
 	KUNIT_EXPECT_EQ(test, uet_pdc_tx_rto_due(&tx, 10 * MS), 30 * MS);
 	KUNIT_EXPECT_EQ(test, uet_pdc_tx_timeout(&tx, 25 * MS, 10 * MS), 0U);
 	KUNIT_EXPECT_EQ(test, uet_pdc_tx_timeout(&tx, 30 * MS, 10 * MS), 2U);
+	KUNIT_EXPECT_EQ(test, tx.path_losses, 1U);
 	KUNIT_ASSERT_TRUE(test, uet_pdc_tx_next_lost(&tx, &psn));
 	KUNIT_EXPECT_EQ(test, psn, ISN + 1);
 	uet_pdc_tx_resent(&tx, psn, 30 * MS);

@@ -153,6 +153,18 @@ void uet_qp_path_signal(struct uet_qp *qp, u16 ev, enum uet_ev_sig sig,
 	uet_lb_feedback(&qp->lb, ev, sig, now);
 }
 
+/* Asked by the PDC for each packet it declares lost. A loss on a failed
+ * path is the load balancer's to answer, not congestion control's: a
+ * dead spine would otherwise cost the window a packet for each value
+ * tried on it until the value is known bad.
+ */
+static bool uet_qp_path_failed(void *arg, const struct uet_pdc_pkt *pkt)
+{
+	struct uet_qp *qp = arg;
+
+	return qp->peer && uet_ev_failed(qp->peer->evt, pkt->ev, pkt->sent_ns);
+}
+
 /* (Re)start congestion control with ops and the device's parameters for
  * it; windows count bytes as the PDC does, headers included.
  */
@@ -485,6 +497,8 @@ int uet_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	err = uet_pdc_tx_init(&qp->tx, uet_param(udev, mpr), 0);
 	if (err)
 		goto err_rq;
+	qp->tx.path_failed = uet_qp_path_failed;
+	qp->tx.path_arg = qp;
 	/* Receive whatever window a peer with any mpr setting may use. */
 	err = uet_pdc_rx_init(&qp->rx, UET_PDC_WIN_MAX, 0);
 	if (err)

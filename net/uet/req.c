@@ -710,16 +710,29 @@ static void uet_req_complete(struct uet_qp *qp)
 	}
 }
 
+/* marked packets were declared lost, of which the PDC's path_losses grew
+ * by failed since path_losses0: congestion control hears of the others.
+ */
+static void uet_req_cc_loss(struct uet_qp *qp, u64 now, u32 marked,
+			    u32 path_losses0, bool timeout)
+{
+	u32 failed = qp->tx.path_losses - path_losses0;
+
+	if (marked > failed && qp->cc.ops->on_loss)
+		qp->cc.ops->on_loss(&qp->cc, now, (marked - failed) * qp->cc.mtu,
+				    timeout);
+}
+
 /* Declare holes lost by the SACK rule; come back when the next one ripens. */
 static void uet_req_detect_loss(struct uet_qp *qp)
 {
 	u32 dupthresh = uet_param(qp->udev, dupthresh), marked;
+	u32 path_losses = qp->tx.path_losses;
 	u64 now = ktime_get_ns(), when;
 
 	marked = uet_pdc_tx_detect_loss(&qp->tx, now, dupthresh);
 	uet_count(qp->udev, UET_CNT_RETX_SACK, marked);
-	if (marked && qp->cc.ops->on_loss)
-		qp->cc.ops->on_loss(&qp->cc, now, marked * qp->cc.mtu, false);
+	uet_req_cc_loss(qp, now, marked, path_losses, false);
 	when = uet_pdc_tx_loss_deadline(&qp->tx, dupthresh);
 	if (when && !hrtimer_active(&qp->reo_timer))
 		hrtimer_start(&qp->reo_timer,
@@ -957,7 +970,7 @@ void uet_req_rto(struct uet_qp *qp)
 {
 	struct uet_req *req = qp->req;
 	u64 now = ktime_get_ns(), rto = uet_req_rto_ns(qp, req->backoff), due;
-	u32 marked;
+	u32 marked, path_losses = qp->tx.path_losses;
 
 	if (!uet_pdc_tx_inflight(&qp->tx) && !req->rd_atomic)
 		return;
@@ -985,8 +998,7 @@ void uet_req_rto(struct uet_qp *qp)
 	}
 	marked = uet_pdc_tx_timeout(&qp->tx, now, rto);
 	uet_count(qp->udev, UET_CNT_RETX_RTO, marked);
-	if (marked && qp->cc.ops->on_loss)
-		qp->cc.ops->on_loss(&qp->cc, now, marked * qp->cc.mtu, true);
+	uet_req_cc_loss(qp, now, marked, path_losses, true);
 	trace_uet_rto(qp->udev->ibdev.index, qp->ibqp.qp_num, req->backoff,
 		      uet_pdc_tx_inflight(&qp->tx), marked);
 	uet_req_arm_rto(qp, true);
