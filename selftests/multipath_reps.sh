@@ -3,25 +3,35 @@
 #
 # REPS and the entropy-value states over a leaf-spine fabric of 4 spines,
 # each rate-limited to R by sch_uet towards b. One QP writes from a to b,
-# every byte verified.
+# every byte verified. Both devices run NSCC, as UET pairs REPS with it:
+# without congestion control the window overruns the spines' buffers and
+# the losses, not the balancer, set the rate. netem holds b's packets
+# (the ACKs) DELAY_MS so that NSCC's base RTT is the fabric's, not the
+# emulated hosts' scheduling noise; the spines' ports are set as UET-CC
+# recommends for that RTT (ECN from 20% to 80% of a port's BDP,
+# trimming).
 #
 # 1. One spine at R/2: an equal share on every spine would cap the QP at
-#    4 x R/2; reps recycles the values whose packets came back unmarked
-#    and puts less on the slow spine.
+#    4 x R/2; reps recycles the values whose packets came back unmarked,
+#    puts less on the slow spine and carries 85% of the 3.5 R left.
 # 2. During one long reps WRITE:
 #    - the operator denies the busiest entropy value: it carries no packet
 #      afterwards;
 #    - spine 1 becomes a blackhole (routes to both hosts dropped): the QP
 #      carries on over the others, the values through spine 1 end
-#      ASSUMED_BAD, and the rate recovers;
+#      ASSUMED_BAD, and the rate is back at 70% of what it was (in RTTs:
+#      the smoothed RTT under load before the failure);
 #    - spine 1 comes back: probes make its values GOOD and traffic uses it
 #      again.
 . "$(dirname "$0")/lib.sh"
 
 require_stock_kernel
-SPINES=4 RATE_MBIT=12 EVS=256
+SPINES=4 RATE_MBIT=12 EVS=256 DELAY_MS=20
+RTT_US=$((DELAY_MS * 1000 + 1000))
 UET=$UET_SELFTESTS/../tools/uet/uet
 leaf_spine $SPINES || fail "leaf-spine fabric"
+in_ns b tc qdisc add dev b0 root netem delay "${DELAY_MS}ms" limit 10000 ||
+	fail "netem on b0"
 # uet-verify's TCP control channel (credits, results) takes spine 2 in
 # both directions: hashed onto spine 1, the blackhole stalled it on
 # TCP's backed-off timeouts and the WRITE with it, seconds of nothing
@@ -36,62 +46,71 @@ sch_uet_load
 uet_load
 in_ns a rdma link add uet0 type uet netdev a0 || fail "rdma link add uet0"
 in_ns b rdma link add uet1 type uet netdev b0 || fail "rdma link add uet1"
+for d in "a uet0" "b uet1"; do
+	# shellcheck disable=SC2086 # "NS DEV"
+	set -- $d
+	in_ns "$1" "$UET" dev set "$2" cc nscc cc-param nscc.base_rtt_us $RTT_US \
+		cc-param nscc.linkspeed_mbps $((SPINES * RATE_MBIT)) ||
+		fail "NSCC on $2"
+done
 T=$(mktemp -d)
 on_exit "rm -rf $T"
+# rate N MBIT: spine N's port towards b at MBIT, set as UET-CC recommends
+# for its bandwidth-delay product (facts.md 3.5), with two BDPs of buffer
+# rather than one: the emulated port's timer wakes late and bursts.
 rate() {
-	in_ns "s$1" tc qdisc replace dev "s$1-b" root uet rate "${2}mbit" limit 131072
+	local bdp=$(($2 * 1000000 / 8 * RTT_US / 1000000))
+	in_ns "s$1" tc qdisc replace dev "s$1-b" root uet rate "${2}mbit" \
+		limit $((bdp * 2)) kmin $((bdp / 5)) kmax $((bdp * 4 / 5)) trim on
 }
 for ((i = 1; i <= SPINES; i++)); do
 	rate $i $RATE_MBIT || fail "sch_uet on spine $i"
 done
 
-# run LB BYTES: a verified WRITE; leaves "secs b1 b2 ..." in $T/LB.
+# run LB BYTES: a verified WRITE; leaves "secs bytes resent b1 b2 ..." in
+# $T/LB (resent: a's retransmissions; bN: what spine N carried to b).
 run() {
-	local lb=$1 before after secs
+	local lb=$1 before after secs retx
 	in_ns a "$UET" dev set uet0 lb "$lb" entropy_count $EVS || return 1
 	before=$(spine_bytes $SPINES)
+	retx=$(uet_counter uet0 retransmits)
 	uet_verify b uet1 a uet0 10.0.2.1 "$T/verify.$lb" -o write -b "$2" -T 600 ||
 		return 1
 	after=$(spine_bytes $SPINES)
-	secs=$(sed -n 's/.* secs=\([0-9.]*\) .*/\1/p' "$T/verify.$lb")
+	retx=$(($(uet_counter uet0 retransmits) - retx))
+	sed -n 's/.* bytes=\([0-9]*\) .* secs=\([0-9.]*\) .*/\2 \1/p' \
+		"$T/verify.$lb" >"$T/$lb"
 	python3 -c 'import sys
-b = [int(x) for x in sys.argv[2].split()]
-a = [int(x) for x in sys.argv[3].split()]
-print(sys.argv[1], *[y - x for x, y in zip(b, a)])' "$secs" "$before" "$after" >"$T/$lb"
+b = [int(x) for x in sys.argv[1].split()]
+a = [int(x) for x in sys.argv[2].split()]
+print(sys.argv[3], *[y - x for x, y in zip(b, a)])' "$before" "$after" "$retx" >>"$T/$lb"
 }
 
-# stat LB EXPR: evaluates EXPR over rate (wire bytes/s in units of R) and
-# shares (per spine, fractions), prints it.
+# stat LB EXPR: evaluates EXPR over rate (what the spines carried, bytes/s
+# in units of R), good (the WRITE's payload, same unit), resent and shares
+# (per spine, fractions), prints it.
 stat() {
 	python3 - "$RATE_MBIT" "$T/$1" "$2" <<'PY'
 import sys
 r = float(sys.argv[1]) * 1e6 / 8
-secs, *b = open(sys.argv[2]).read().split()
-secs, b = float(secs), [int(x) for x in b]
-rate, shares = sum(b) / secs / r, [x / sum(b) for x in b]
+secs, size, resent, *b = open(sys.argv[2]).read().split()
+secs, size, resent, b = float(secs), int(size), int(resent), [int(x) for x in b]
+rate, good, shares = sum(b) / secs / r, size / secs / r, [x / sum(b) for x in b]
 print(eval(sys.argv[3]))
 PY
 }
 
-log "spine 1 at R/2 = $((RATE_MBIT / 2)) Mbit/s, spines 2..$SPINES at R = $RATE_MBIT Mbit/s"
+log "spine 1 at R/2 = $((RATE_MBIT / 2)) Mbit/s, spines 2..$SPINES at R = $RATE_MBIT Mbit/s: $((SPINES * 2 - 1)) R/2 in all"
 rate 1 $((RATE_MBIT / 2)) || fail "slow spine"
 step "slow spine, lb spray: 16 MiB WRITE verified" run spray 16M
 step "slow spine, lb reps: 16 MiB WRITE verified" run reps 16M
 for lb in spray reps; do
-	log "$lb: $(stat $lb '"%.2f R; per spine: %s" % (rate, " ".join("%.1f%%" % (s * 100) for s in shares))')"
+	log "$lb: $(stat $lb '"%.2f R on the spines, %.2f R of payload, %d resent; per spine: %s" % (rate, good, resent, " ".join("%.1f%%" % (s * 100) for s in shares))')"
 done
-# spray skips values that lost a packet in the last RTT, so it sometimes
-# steers off the slow spine too (18.6% on it, as fast as reps, in one run
-# of six): the comparison is reported, and reps is held to what oblivious
-# spraying cannot do. With both ends sleeping on completion events reps
-# put 15.3..15.8% on the slow spine and its wire rate was 2.97..3.26 R in
-# four runs, spray 20.8..25.8% and 1.93..2.39 R. Without congestion
-# control the window overruns the spines' buffers: in the 2.97 R run only
-# 1.27 R of it was new data.
 step "slow spine: reps puts less than 22% on it (an equal share is 25%)" \
 	python3 -c "import sys; sys.exit(not $(stat reps 'shares[0]') < 0.22)"
-step "slow spine: reps beats the 2 R that an equal share caps spraying at" \
-	python3 -c "import sys; sys.exit(not $(stat reps 'rate') > 2)"
+step "slow spine: reps carries 85% of the 3.5 R left (2.975 R)" \
+	python3 -c "import sys; sys.exit(not $(stat reps 'rate') >= 0.85 * 3.5)"
 rate 1 $RATE_MBIT || fail "spine 1 back to R"
 
 # path_json: uet0's entropy values, one JSON array.
@@ -210,8 +229,10 @@ PY
 read -r pre rec srtt_s <"$T/recovery"
 log "Mbit/s per 0.5 s from 1 s before the failure (time:rate): $(cat "$T/series")"
 log "before the failure $(python3 -c "print(round($pre * 8 / 1e6, 1))") Mbit/s; back to 70% of it after $rec s = $(python3 -c "print(round($rec / $srtt_s, 1) if $srtt_s else 'n/a')") RTTs (srtt $srtt_s s)"
-# The issue's goal is 50 RTTs; runs so far took 1..1.5 s (60..130 RTTs,
-# see Documentation/uet/multipath.rst): assert that it recovers at all.
-step "rate back to 70% within 5 s of the failure" \
-	python3 -c "import sys; sys.exit(not 0 <= $rec <= 5)"
+# The issue's goal is 50 RTTs, met in 10 of 11 runs (19..44 RTTs, one at
+# 64; Documentation/uet/multipath.rst): the 3 spines left carry 75% of
+# what 4 did, so 70% of the old rate sits within the noise of the
+# emulated fabric. Twice the goal still catches a stall.
+step "rate back to 70% within 100 RTTs of the failure" \
+	python3 -c "import sys; sys.exit(not 0 <= $rec <= 100 * $srtt_s)"
 exit 0
