@@ -46,12 +46,10 @@ sch_uet_load
 uet_load
 in_ns a rdma link add uet0 type uet netdev a0 || fail "rdma link add uet0"
 in_ns b rdma link add uet1 type uet netdev b0 || fail "rdma link add uet1"
-for d in "a uet0" "b uet1"; do
-	# shellcheck disable=SC2086 # "NS DEV"
-	set -- $d
-	in_ns "$1" "$UET" dev set "$2" cc nscc cc-param nscc.base_rtt_us $RTT_US \
+for d in a:uet0 b:uet1; do
+	in_ns "${d%%:*}" "$UET" dev set "${d#*:}" cc nscc cc-param nscc.base_rtt_us $RTT_US \
 		cc-param nscc.linkspeed_mbps $((SPINES * RATE_MBIT)) ||
-		fail "NSCC on $2"
+		fail "NSCC on ${d#*:}"
 done
 T=$(mktemp -d)
 on_exit "rm -rf $T"
@@ -70,7 +68,7 @@ done
 # run LB BYTES: a verified WRITE; leaves "secs bytes resent b1 b2 ..." in
 # $T/LB (resent: a's retransmissions; bN: what spine N carried to b).
 run() {
-	local lb=$1 before after secs retx
+	local lb=$1 before after retx
 	in_ns a "$UET" dev set uet0 lb "$lb" entropy_count $EVS || return 1
 	before=$(spine_bytes $SPINES)
 	retx=$(uet_counter uet0 retransmits)
