@@ -48,7 +48,7 @@ static int __init uet_init(void)
 	err = uet_rxe_guard_init();
 	if (err)
 		return err;
-	err = uet_qp_wq_init();
+	err = uet_engine_wq_init();
 	if (err)
 		goto err_guard;
 	err = uet_udp_init();
@@ -69,7 +69,7 @@ err_nl:
 err_udp:
 	uet_udp_exit();
 err_wq:
-	uet_qp_wq_exit();
+	uet_engine_wq_exit();
 err_guard:
 	uet_rxe_guard_exit();
 	return err;
@@ -85,7 +85,7 @@ static void __exit uet_exit(void)
 	ib_unregister_driver(RDMA_DRIVER_RXE);
 	uet_nl_exit();
 	uet_udp_exit();
-	uet_qp_wq_exit();
+	uet_engine_wq_exit();
 	uet_rxe_guard_exit();
 }
 

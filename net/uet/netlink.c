@@ -508,8 +508,8 @@ static int uet_nl_put_cc(struct sk_buff *skb, struct uet_qp *qp)
 	return 0;
 }
 
-/* A snapshot of a QP taken while its work may run: each field is read
- * once, and the PDC's scalars only (never its ring, which a reset frees).
+/* A snapshot of a QP: with the engine held for QP-GET; for an error
+ * notification, from the engine's own pass (state and peer only).
  */
 static int uet_nl_fill_qp(struct sk_buff *skb, struct uet_qp *qp,
 			  u32 portid, u32 seq, int flags, u8 cmd)
@@ -586,6 +586,25 @@ cancel:
 	return -EMSGSIZE;
 }
 
+/* A QP-GET reply, read with the engine held (engine.c) so that the load
+ * balancer and congestion control are seen whole; a stopped engine
+ * changes only under ctl_lock, which is held here too.
+ */
+static int uet_nl_fill_qp_get(struct sk_buff *skb, struct uet_qp *qp,
+			      u32 portid, u32 seq, int flags)
+{
+	bool held;
+	int err;
+
+	mutex_lock(&qp->ctl_lock);
+	held = uet_engine_lock(&qp->eng);
+	err = uet_nl_fill_qp(skb, qp, portid, seq, flags, UET_CMD_QP_GET);
+	if (held)
+		uet_engine_unlock(&qp->eng);
+	mutex_unlock(&qp->ctl_lock);
+	return err;
+}
+
 static int uet_nl_qp_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **a = info->attrs;
@@ -612,8 +631,7 @@ static int uet_nl_qp_get_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -ENOENT;
 		goto out;
 	}
-	err = uet_nl_fill_qp(msg, qp, info->snd_portid, info->snd_seq, 0,
-			     UET_CMD_QP_GET);
+	err = uet_nl_fill_qp_get(msg, qp, info->snd_portid, info->snd_seq, 0);
 	uet_qp_put(qp);
 out:
 	mutex_unlock(&uet_devs_lock);
@@ -624,8 +642,8 @@ out:
 	return genlmsg_reply(msg, info);
 }
 
-/* The QP's work starts the new algorithms when it next runs: the load
- * balancer and the congestion controller are its state.
+/* The QP's next pass starts the new algorithms: the load balancer and
+ * the congestion controller are the engine's state.
  */
 static int uet_nl_qp_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
@@ -678,7 +696,7 @@ static int uet_nl_qp_set_doit(struct sk_buff *skb, struct genl_info *info)
 			WRITE_ONCE(qp->lb_set, lb);
 		if (cc)
 			WRITE_ONCE(qp->cc_set, cc);
-		uet_qp_schedule(qp);
+		uet_engine_kick(&qp->eng);
 	}
 	if (qp)
 		uet_qp_put(qp);
@@ -719,9 +737,9 @@ static int uet_nl_qp_get_dumpit(struct sk_buff *skb,
 			qp = uet_qp_get(udev, qpn);
 			if (!qp)
 				continue;
-			err = uet_nl_fill_qp(skb, qp, NETLINK_CB(cb->skb).portid,
-					     cb->nlh->nlmsg_seq, NLM_F_MULTI,
-					     UET_CMD_QP_GET);
+			err = uet_nl_fill_qp_get(skb, qp,
+						 NETLINK_CB(cb->skb).portid,
+						 cb->nlh->nlmsg_seq, NLM_F_MULTI);
 			uet_qp_put(qp);
 			if (err)
 				goto out;

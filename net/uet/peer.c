@@ -41,7 +41,8 @@ static void uet_peer_probe(struct uet_dev *udev, u16 ev, bool answer,
 	n = uet_probe_pack(ev, answer, skb_put(skb, n), n);
 	skb_trim(skb, n);
 	if (uet_udp_xmit(udev, skb, path, ev,
-			 uet_qp_tos(uet_param(udev, dscp_control), false)))
+			 uet_qp_tos(uet_param(udev, dscp_control), false),
+			 NULL))
 		return;
 	uet_inc(udev, answer ? UET_CNT_PROBE_ANSWERED : UET_CNT_PROBE_TX);
 }

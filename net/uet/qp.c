@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Queue pairs: the verbs (create, modify, query, destroy, post), the work
- * item and timers that drive each QP's engine, and packet transmission.
+ * Queue pairs: the verbs (create, modify, query, destroy, post), the pass
+ * of each RC QP's engine with the timers that ask for it, and packet
+ * transmission.
  *
- * Execution model: everything a QP does on the wire runs in its work
- * item on an unbound workqueue (one instance at a time per QP, QPs in
- * parallel). The receive path only queues packets to it; timers only
- * schedule it. modify_qp waits for the work item with flush_work() before
- * it touches engine state.
+ * Execution model (engine.c): whoever brings work runs the pass, one
+ * owner at a time. A user doorbell runs it in post_send, a received
+ * packet in the receive softirq; timers and kernel posts kick the work
+ * item. modify_qp and destroy stop the engine before they touch its
+ * state, so nothing a pass owns changes under it; a QP in RESET keeps
+ * its engine stopped and drops what arrives.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -18,19 +20,6 @@
 #include "qp.h"
 #include "ud.h"
 #include "udp.h"
-
-static struct workqueue_struct *uet_wq;
-
-int uet_qp_wq_init(void)
-{
-	uet_wq = alloc_workqueue("uet", WQ_UNBOUND, 0);
-	return uet_wq ? 0 : -ENOMEM;
-}
-
-void uet_qp_wq_exit(void)
-{
-	destroy_workqueue(uet_wq);
-}
 
 struct uet_qp *uet_qp_get(struct uet_dev *udev, u32 qpn)
 {
@@ -50,12 +39,6 @@ void uet_qp_put(struct uet_qp *qp)
 		complete(&qp->free);
 }
 
-void uet_qp_schedule(struct uet_qp *qp)
-{
-	if (!READ_ONCE(qp->dying))
-		queue_work(uet_wq, &qp->work);
-}
-
 u8 uet_qp_tos(u8 dscp, bool ect)
 {
 	return dscp << 2 | (ect ? INET_ECN_ECT_0 : INET_ECN_NOT_ECT);
@@ -66,7 +49,8 @@ struct sk_buff *uet_qp_alloc_skb(struct uet_qp *qp, unsigned int hdr_len)
 	unsigned int headroom = UET_SKB_HEADROOM(qp->udev->ndev);
 	struct sk_buff *skb;
 
-	skb = alloc_skb(headroom + hdr_len, GFP_KERNEL);
+	/* Passes run with bottom halves off (engine.c). */
+	skb = alloc_skb(headroom + hdr_len, GFP_ATOMIC);
 	if (!skb)
 		return NULL;
 	skb_reserve(skb, headroom);
@@ -80,7 +64,7 @@ int uet_qp_xmit(struct uet_qp *qp, struct sk_buff *skb, u8 tos, u16 entropy)
 	int err;
 
 	trace_uet_tx(udev->ibdev.index, qp->ibqp.qp_num, skb, tos);
-	err = uet_udp_xmit(udev, skb, &qp->path, entropy, tos);
+	err = uet_udp_xmit(udev, skb, &qp->path, entropy, tos, &qp->dst_cache);
 	if (!err) {
 		uet_inc(udev, UET_CNT_TX_PKTS);
 		uet_count(udev, UET_CNT_TX_BYTES, len);
@@ -318,28 +302,28 @@ void uet_qp_error(struct uet_qp *qp)
 
 		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
 	}
-	uet_qp_schedule(qp);
+	uet_engine_kick(&qp->eng);
 }
 
-static void uet_qp_work(struct work_struct *work)
+static bool uet_qp_pass(struct uet_engine *eng)
 {
-	struct uet_qp *qp = container_of(work, struct uet_qp, work);
+	struct uet_qp *qp = container_of(eng, struct uet_qp, eng);
 	enum ib_qp_state state = uet_qp_state(qp);
 	const struct uet_lb_ops *lb;
 	const struct uet_cc_ops *cc;
 	struct sk_buff *skb;
+	bool more;
 	int n;
 
-	if (READ_ONCE(qp->dying) || state == IB_QPS_RESET ||
-	    state == IB_QPS_INIT) {
+	if (state == IB_QPS_RESET || state == IB_QPS_INIT) {
 		skb_queue_purge(&qp->rxq);
-		return;
+		return false;
 	}
 	if (state == IB_QPS_ERR) {
 		skb_queue_purge(&qp->rxq);
 		uet_req_flush(qp);
 		uet_resp_flush(qp);
-		return;
+		return false;
 	}
 
 	lb = xchg(&qp->lb_set, NULL);
@@ -352,14 +336,12 @@ static void uet_qp_work(struct work_struct *work)
 	for (n = 0; n < UET_WORK_BUDGET && (skb = skb_dequeue(&qp->rxq)); n++)
 		uet_resp_rcv(qp, skb);
 
-	/* An RTR QP sends only responses to the peer's READs and atomics. */
 	if (atomic_xchg(&qp->rto_pending, 0))
 		uet_req_rto(qp);
-	uet_req_run(qp, state != IB_QPS_RTR);
+	/* An RTR QP sends only responses to the peer's READs and atomics. */
+	more = uet_req_run(qp, state != IB_QPS_RTR);
 	uet_resp_ack(qp, ktime_get_ns());
-
-	if (!skb_queue_empty(&qp->rxq))
-		uet_qp_schedule(qp);
+	return more || !skb_queue_empty(&qp->rxq);
 }
 
 static enum hrtimer_restart uet_qp_rto_timer(struct hrtimer *t)
@@ -367,31 +349,31 @@ static enum hrtimer_restart uet_qp_rto_timer(struct hrtimer *t)
 	struct uet_qp *qp = container_of(t, struct uet_qp, rto_timer);
 
 	atomic_set(&qp->rto_pending, 1);
-	uet_qp_schedule(qp);
+	uet_engine_kick(&qp->eng);
 	return HRTIMER_NORESTART;
 }
 
 static enum hrtimer_restart uet_qp_ack_timer(struct hrtimer *t)
 {
-	uet_qp_schedule(container_of(t, struct uet_qp, ack_timer));
+	uet_engine_kick(&container_of(t, struct uet_qp, ack_timer)->eng);
 	return HRTIMER_NORESTART;
 }
 
 static enum hrtimer_restart uet_qp_rnr_timer(struct hrtimer *t)
 {
-	uet_qp_schedule(container_of(t, struct uet_qp, rnr_timer));
+	uet_engine_kick(&container_of(t, struct uet_qp, rnr_timer)->eng);
 	return HRTIMER_NORESTART;
 }
 
 static enum hrtimer_restart uet_qp_pace_timer(struct hrtimer *t)
 {
-	uet_qp_schedule(container_of(t, struct uet_qp, pace_timer));
+	uet_engine_kick(&container_of(t, struct uet_qp, pace_timer)->eng);
 	return HRTIMER_NORESTART;
 }
 
 static enum hrtimer_restart uet_qp_reo_timer(struct hrtimer *t)
 {
-	uet_qp_schedule(container_of(t, struct uet_qp, reo_timer));
+	uet_engine_kick(&container_of(t, struct uet_qp, reo_timer)->eng);
 	return HRTIMER_NORESTART;
 }
 
@@ -444,6 +426,7 @@ int uet_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->udev = udev;
 	refcount_set(&qp->ref, 1);
 	init_completion(&qp->free);
+	mutex_init(&qp->ctl_lock);
 	spin_lock_init(&qp->state_lock);
 	spin_lock_init(&qp->sq_lock);
 	spin_lock_init(&qp->rq_lock);
@@ -455,7 +438,7 @@ int uet_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->mtu = ib_mtu_enum_to_int(IB_MTU_1024);
 	qp->retry_cnt = 7;
 	qp->rnr_retry = 7;
-	INIT_WORK(&qp->work, uet_qp_work);
+	uet_engine_init(&qp->eng, uet_qp_pass);
 	skb_queue_head_init(&qp->rxq);
 	hrtimer_init(&qp->rto_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	qp->rto_timer.function = uet_qp_rto_timer;
@@ -494,9 +477,12 @@ int uet_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	}
 
 	qp->lb.ops = uet_param(udev, lb);
-	err = uet_pdc_tx_init(&qp->tx, uet_param(udev, mpr), 0);
+	err = dst_cache_init(&qp->dst_cache, GFP_KERNEL);
 	if (err)
 		goto err_rq;
+	err = uet_pdc_tx_init(&qp->tx, uet_param(udev, mpr), 0);
+	if (err)
+		goto err_dst;
 	qp->tx.path_failed = uet_qp_path_failed;
 	qp->tx.path_arg = qp;
 	/* Receive whatever window a peer with any mpr setting may use. */
@@ -539,6 +525,8 @@ err_rx:
 	uet_pdc_rx_free(&qp->rx);
 err_tx:
 	uet_pdc_tx_free(&qp->tx, uet_req_release_pkt, qp);
+err_dst:
+	dst_cache_destroy(&qp->dst_cache);
 err_rq:
 	if (!qp->srq)
 		uet_queue_cleanup(&qp->rq);
@@ -547,15 +535,18 @@ err_sq:
 	return err;
 }
 
-/* Stop the engine and wait until nothing runs: timers, work, lookups. */
-static void uet_qp_quiesce(struct uet_qp *qp)
+/* Stop the engine; on return nothing of it runs or is armed: no pass,
+ * no work, no timer (only a pass arms them), no packet queued.
+ */
+static void uet_qp_stop(struct uet_qp *qp)
 {
+	uet_engine_stop(&qp->eng);
 	hrtimer_cancel(&qp->rto_timer);
 	hrtimer_cancel(&qp->ack_timer);
 	hrtimer_cancel(&qp->rnr_timer);
 	hrtimer_cancel(&qp->reo_timer);
 	hrtimer_cancel(&qp->pace_timer);
-	flush_work(&qp->work);
+	atomic_set(&qp->rto_pending, 0);
 }
 
 int uet_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
@@ -568,27 +559,26 @@ int uet_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 		return 0;
 	}
 	xa_erase(&udev->qps, ibqp->qp_num);
+	/* A lookup that found the QP before the erase may not have taken
+	 * its reference yet: ib_core frees the QP when we return.
+	 */
+	synchronize_rcu();
 	uet_qp_put(qp);
 	wait_for_completion(&qp->free);
 
-	WRITE_ONCE(qp->dying, true);
-	cancel_work_sync(&qp->work);
-	hrtimer_cancel(&qp->rto_timer);
-	hrtimer_cancel(&qp->ack_timer);
-	hrtimer_cancel(&qp->rnr_timer);
-	hrtimer_cancel(&qp->reo_timer);
-	hrtimer_cancel(&qp->pace_timer);
+	uet_qp_stop(qp);
 	skb_queue_purge(&qp->rxq);
-
 	uet_resp_free(qp);
 	uet_req_free(qp);
 	uet_pdc_rx_free(&qp->rx);
 	uet_pdc_tx_free(&qp->tx, uet_req_release_pkt, qp);
+	dst_cache_destroy(&qp->dst_cache);
 	if (!qp->srq)
 		uet_queue_cleanup(&qp->rq);
 	uet_queue_cleanup(&qp->sq);
 	if (qp->peer)
 		uet_peer_put(qp->peer);
+	mutex_destroy(&qp->ctl_lock);
 	return 0;
 }
 
@@ -669,15 +659,25 @@ int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 			return -ENOMEM;
 	}
 
-	/* Engine state changes below only with the work idle. */
-	if (new == IB_QPS_RESET || new == IB_QPS_RTR || new == IB_QPS_RTS)
-		uet_qp_quiesce(qp);
+	/* Engine state changes below only with the engine stopped; the
+	 * state is checked again, as another modify may have run meanwhile.
+	 */
+	mutex_lock(&qp->ctl_lock);
+	if (!(mask & IB_QP_CUR_STATE) && uet_qp_state(qp) != cur) {
+		mutex_unlock(&qp->ctl_lock);
+		if (peer)
+			uet_peer_put(peer);
+		return -EINVAL;
+	}
+	uet_qp_stop(qp);
 
 	spin_lock_irqsave(&qp->state_lock, flags);
 	if (mask & IB_QP_ACCESS_FLAGS)
 		qp->access = attr->qp_access_flags;
-	if (mask & IB_QP_AV)
+	if (mask & IB_QP_AV) {
 		qp->path = path;
+		dst_cache_reset(&qp->dst_cache);
+	}
 	if (mask & IB_QP_PATH_MTU) {
 		enum ib_mtu mtu = min(attr->path_mtu,
 				      uet_ib_mtu(READ_ONCE(udev->ndev->mtu)));
@@ -733,9 +733,12 @@ int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		qp->rx_synced = false;
 		uet_req_reset(qp);
 		uet_resp_reset(qp);
+	} else {
+		uet_engine_start(&qp->eng);
+		/* A pass re-arms the timers the stop cancelled. */
+		uet_engine_kick(&qp->eng);
 	}
-	if (new == IB_QPS_ERR || new == IB_QPS_RTS || new == IB_QPS_SQD)
-		uet_qp_schedule(qp);
+	mutex_unlock(&qp->ctl_lock);
 	return 0;
 }
 
@@ -884,7 +887,7 @@ int uet_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		return uet_ud_post_send(qp, wr, bad_wr);
 	/* librxe's doorbell: the WQEs are already in the shared ring. */
 	if (qp->is_user) {
-		uet_qp_schedule(qp);
+		uet_engine_run(&qp->eng);
 		return 0;
 	}
 	if (state < IB_QPS_RTS && state != IB_QPS_ERR) {
@@ -900,7 +903,10 @@ int uet_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		}
 	}
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
-	uet_qp_schedule(qp);
+	/* Not inline: a kernel consumer may post holding a lock its
+	 * completion handler takes, and a pass may complete.
+	 */
+	uet_engine_kick(&qp->eng);
 	return err;
 }
 
@@ -938,6 +944,6 @@ int uet_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	}
 	spin_unlock_irqrestore(&qp->rq_lock, flags);
 	if (uet_qp_state(qp) == IB_QPS_ERR)
-		uet_qp_schedule(qp);
+		uet_engine_kick(&qp->eng);
 	return err;
 }

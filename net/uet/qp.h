@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The transport engine of a QP: requester (req.c), responder (resp.c),
- * and the glue that runs them (qp.c). All state here belongs to the
- * QP's work item: only one instance of it runs at a time, so it needs no
- * lock of its own.
+ * and the pass that runs them (qp.c). All state here belongs to the
+ * engine's owner (engine.c): one at a time, so it needs no lock of its
+ * own.
  */
 #ifndef _UET_QP_H
 #define _UET_QP_H
@@ -59,6 +59,7 @@ struct uet_rmsg {
 	u8 flags;
 	u32 msg_len;
 	u32 rcvd;
+	u32 psn_hi;		/* its newest packet: completes once all up to it came */
 	u32 imm;
 	enum ib_wc_status status;
 	struct rxe_recv_wqe *wqe;	/* copy, with its sge[] */
@@ -85,6 +86,19 @@ struct uet_req {
 	u32 ack_psn;		/* the PSN that triggered it */
 	bool ack_ecn;		/* ... arrived CE-marked */
 	u64 ack_now;
+	/* Entropy values it proved good, with their newest packet's send time. */
+	struct {
+		u16 ev;
+		u64 sent_ns;
+	} good[16];
+	u32 ngood;
+
+	struct page_frag_cache frag;	/* payload of the packets built */
+
+	/* The newest packet of the burst being sent, not yet transmitted. */
+	bool held;
+	u32 held_psn;
+	bool need_ack;		/* the burst ends on a closed window */
 
 	u32 backoff;		/* RTO expiries without progress */
 	u32 rnr_count;
@@ -122,13 +136,10 @@ static inline struct uet_swqe *uet_swqe(const struct uet_req *req, u32 i)
 }
 
 /* qp.c */
-int uet_qp_wq_init(void);
-void uet_qp_wq_exit(void);
 u64 uet_qp_rnr_ns(u8 timer);
 enum ib_qp_state uet_qp_state(struct uet_qp *qp);
 struct uet_qp *uet_qp_get(struct uet_dev *udev, u32 qpn);
 void uet_qp_put(struct uet_qp *qp);
-void uet_qp_schedule(struct uet_qp *qp);
 void uet_qp_error(struct uet_qp *qp);
 u8 uet_qp_tos(u8 dscp, bool ect);
 int uet_qp_xmit(struct uet_qp *qp, struct sk_buff *skb, u8 tos, u16 entropy);
@@ -145,7 +156,7 @@ int uet_req_init(struct uet_qp *qp);
 void uet_req_free(struct uet_qp *qp);
 void uet_req_reset(struct uet_qp *qp);
 void uet_req_release_pkt(void *arg, u32 psn, void *cookie);
-void uet_req_run(struct uet_qp *qp, bool sq_active);
+bool uet_req_run(struct uet_qp *qp, bool sq_active);
 void uet_req_rcv_ack(struct uet_qp *qp, struct sk_buff *skb);
 void uet_req_rcv_nack(struct uet_qp *qp, struct sk_buff *skb);
 void uet_req_rto(struct uet_qp *qp);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Receive demultiplexing, in softirq context: find the destination QP
- * of a packet and queue it to the QP's work item. Only the fixed part of
- * the PDS header is read here; everything else is parsed by the work.
+ * of a packet, queue it to the QP and run the QP's engine here, unless
+ * another owner runs it (engine.c). Only the fixed part of the PDS
+ * header is read here; everything else is parsed by the engine's pass.
  */
 #include <asm/unaligned.h>
 #include <trace/events/uet.h>
@@ -77,12 +78,20 @@ void uet_rcv(struct uet_dev *udev, struct sk_buff *skb)
 		kfree_skb(skb);
 		return;
 	}
-	if (skb_queue_len(&qp->rxq) >= UET_RX_BACKLOG) {
+	switch (uet_engine_queue(&qp->eng, &qp->rxq, skb, UET_RX_BACKLOG)) {
+	case 0:
+		/* Run to completion here, in the receive softirq. */
+		uet_engine_run(&qp->eng);
+		break;
+	case -ENOBUFS:
 		uet_inc(udev, UET_CNT_DROP_BACKLOG);
 		kfree_skb(skb);
-	} else {
-		skb_queue_tail(&qp->rxq, skb);
-		uet_qp_schedule(qp);
+		break;
+	default:
+		/* The QP is in RESET, or being modified or destroyed. */
+		uet_inc(udev, UET_CNT_DROP_NO_QP);
+		kfree_skb(skb);
+		break;
 	}
 	uet_qp_put(qp);
 	return;

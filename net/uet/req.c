@@ -5,9 +5,9 @@
  * peer's READs and atomics from the same PSN space, and retires WQEs
  * into completions in order.
  *
- * A packet is built once and kept (payload in a page fragment) until
- * the peer acknowledges it; each transmission sends a copy of its
- * headers sharing the payload page.
+ * A packet is built once and kept (payload in a fragment of a page the
+ * requester's cache carves up) until the peer acknowledges it; each
+ * transmission sends a copy of its headers sharing the payload.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -27,16 +27,50 @@ void uet_req_release_pkt(void *arg, u32 psn, void *cookie)
 	kfree_skb(cookie);
 }
 
+/* Tell the peer's path states what the ACK being processed proved: one
+ * update per entropy value, with its newest delivered packet, rather
+ * than one (and a lock round trip) per packet.
+ */
+static void uet_req_good_flush(struct uet_qp *qp)
+{
+	struct uet_req *req = qp->req;
+	u64 hold = qp->tx.srtt_ns ?:
+		   (u64)uet_param(qp->udev, rto_min_us) * NSEC_PER_USEC;
+	u32 i;
+
+	for (i = 0; i < req->ngood && qp->peer; i++)
+		uet_peer_signal(qp->peer, req->good[i].ev, UET_EV_SIG_GOOD,
+				req->ack_now, req->good[i].sent_ns, hold);
+	req->ngood = 0;
+}
+
 /* The peer acknowledged psn: the path it took delivered it. */
 static void uet_req_acked_pkt(void *arg, u32 psn, void *cookie)
 {
 	struct uet_qp *qp = arg;
+	struct uet_req *req = qp->req;
 	struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(&qp->tx, psn);
+	u32 i;
 
-	if (!(qp->req->ack_ecn && psn == qp->req->ack_psn))
-		uet_qp_path_signal(qp, pkt->ev, UET_EV_SIG_GOOD, pkt->sent_ns,
-				   qp->req->ack_now);
 	kfree_skb(cookie);
+	if (req->ack_ecn && psn == req->ack_psn)
+		return;
+	/* The load balancer hears of every packet (REPS recycles each). */
+	uet_lb_feedback(&qp->lb, pkt->ev, UET_EV_SIG_GOOD, req->ack_now);
+	for (i = 0; i < req->ngood; i++)
+		if (req->good[i].ev == pkt->ev)
+			break;
+	if (i == ARRAY_SIZE(req->good)) {
+		uet_req_good_flush(qp);
+		i = 0;
+	}
+	if (i == req->ngood) {
+		req->good[i].ev = pkt->ev;
+		req->good[i].sent_ns = pkt->sent_ns;
+		req->ngood++;
+	} else {
+		req->good[i].sent_ns = max(req->good[i].sent_ns, pkt->sent_ns);
+	}
 }
 
 int uet_req_init(struct uet_qp *qp)
@@ -69,6 +103,9 @@ void uet_req_free(struct uet_qp *qp)
 
 	if (!req)
 		return;
+	if (req->frag.va)
+		__page_frag_cache_drain(virt_to_head_page(req->frag.va),
+					req->frag.pagecnt_bias);
 	kvfree(req->swq);
 	kfree(req->jobs);
 	kfree(req);
@@ -84,6 +121,8 @@ void uet_req_reset(struct uet_qp *qp)
 	req->head = 0;
 	req->cur = 0;
 	req->tail = 0;
+	/* The responder of a reset peer expects message 0 again. */
+	req->msn = 0;
 	req->rd_atomic = 0;
 	req->rmsg = 0;
 	req->jobs_head = 0;
@@ -231,20 +270,23 @@ static int uet_req_gather(struct uet_qp *qp, struct uet_swqe *w, u32 offset,
 	return len ? -EINVAL : 0;
 }
 
-/* A packet with room for its headers; the payload goes in a page. */
+/* A packet with room for its headers; its payload goes in *buf, a
+ * fragment of the requester's page cache (one page serves several
+ * packets, as netdev_alloc_frag() does for receive buffers).
+ */
 static struct sk_buff *uet_req_new_pkt(struct uet_qp *qp, u32 paylen,
-				       struct page **page)
+				       void **buf)
 {
 	struct sk_buff *skb;
 
-	*page = NULL;
+	*buf = NULL;
 	skb = uet_qp_alloc_skb(qp, UET_REQ_HDR_LEN + UET_ATOMIC_REQ_LEN);
 	if (!skb)
 		return NULL;
 	skb_put(skb, UET_REQ_HDR_LEN);
 	if (paylen) {
-		*page = alloc_page(GFP_KERNEL);
-		if (!*page) {
+		*buf = page_frag_alloc(&qp->req->frag, paylen, GFP_ATOMIC);
+		if (!*buf) {
 			kfree_skb(skb);
 			return NULL;
 		}
@@ -252,13 +294,14 @@ static struct sk_buff *uet_req_new_pkt(struct uet_qp *qp, u32 paylen,
 	return skb;
 }
 
-static void uet_req_attach_page(struct sk_buff *skb, struct page *page,
-				u32 len)
+static void uet_req_attach_frag(struct sk_buff *skb, void *buf, u32 len)
 {
-	skb_fill_page_desc(skb, 0, page, 0, len);
+	struct page *page = virt_to_head_page(buf);
+
+	skb_fill_page_desc(skb, 0, page, buf - page_address(page), len);
 	skb->len += len;
 	skb->data_len += len;
-	skb->truesize += PAGE_SIZE;
+	skb->truesize += len;
 }
 
 static void uet_req_set_hdrs(struct uet_qp *qp, struct sk_buff *skb, u32 psn,
@@ -294,6 +337,11 @@ static u64 uet_req_rto_ns(struct uet_qp *qp, u32 backoff)
 			      backoff, uet_param(udev, rto_linear));
 }
 
+/* The retransmit timer is a lazy deadline: armed once, it is not moved
+ * on every ACK; its expiry finds the packet that is really due
+ * (uet_req_rto()) and waits for that. restart: the timeout got shorter
+ * (the backoff was reset), so an armed timer may be too late.
+ */
 static void uet_req_arm_rto(struct uet_qp *qp, bool restart)
 {
 	struct uet_req *req = qp->req;
@@ -328,6 +376,9 @@ static bool uet_req_cc_ok(struct uet_qp *qp, u32 bytes, u64 now)
 
 	if (at <= now)
 		return true;
+	/* The window, not the pace, holds the sender: only ACKs open it. */
+	if (at == U64_MAX)
+		qp->req->need_ack = true;
 	if (at != U64_MAX && !hrtimer_active(&qp->pace_timer))
 		hrtimer_start(&qp->pace_timer, ns_to_ktime(at - now),
 			      HRTIMER_MODE_REL);
@@ -338,20 +389,22 @@ static bool uet_req_cc_ok(struct uet_qp *qp, u32 bytes, u64 now)
  * packet that left after proven_after_ns was delivered, if any.
  */
 static int uet_req_xmit_psn(struct uet_qp *qp, u32 psn, bool retx,
-			    u64 proven_after_ns)
+			    u64 proven_after_ns, bool ackreq)
 {
 	struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(&qp->tx, psn);
 	struct sk_buff *skb;
 	u8 dscp = retx ? uet_param(qp->udev, dscp_retx) :
 			 uet_param(qp->udev, dscp_data);
 
-	skb = pskb_copy(pkt->cookie, GFP_KERNEL);
+	skb = pskb_copy(pkt->cookie, GFP_ATOMIC);
 	if (!skb)
 		return -ENOMEM;
 	pkt->ev = retx ? uet_lb_next_retx(&qp->lb, pkt->sent_ns, proven_after_ns) :
 			 uet_lb_next(&qp->lb, pkt->sent_ns);
 	if (qp->peer)
 		uet_ev_sent(qp->peer->evt, pkt->ev);
+	if (ackreq)
+		skb->data[1] |= UET_PDS_REQ_F_ACKREQ;
 	if (retx) {
 		skb->data[1] |= UET_PDS_REQ_F_RETX;
 		trace_uet_retransmit(qp->udev->ibdev.index, qp->ibqp.qp_num,
@@ -364,14 +417,31 @@ static int uet_req_xmit_psn(struct uet_qp *qp, u32 psn, bool retx,
 	return uet_qp_xmit(qp, skb, uet_qp_tos(dscp, true), pkt->ev);
 }
 
+/* Send the new packet held back, asking for an ACK if it ends a burst
+ * that only an ACK lets go on.
+ */
+static void uet_req_xmit_held(struct uet_qp *qp, bool ackreq)
+{
+	struct uet_req *req = qp->req;
+
+	if (!req->held)
+		return;
+	req->held = false;
+	uet_req_xmit_psn(qp, req->held_psn, false, 0, ackreq);
+}
+
+/* A new packet goes out once the next is built, so that the last of a
+ * burst is known when it leaves (uet_req_send_new()).
+ */
 static void uet_req_push(struct uet_qp *qp, struct sk_buff *skb, u32 psn)
 {
-	u64 now = ktime_get_ns();
+	struct uet_req *req = qp->req;
 
 	qp->tx_used = true;
-	uet_pdc_tx_push(&qp->tx, skb, skb->len, now);
-	uet_req_xmit_psn(qp, psn, false, 0);
-	uet_req_arm_rto(qp, false);
+	uet_pdc_tx_push(&qp->tx, skb, skb->len, ktime_get_ns());
+	uet_req_xmit_held(qp, false);
+	req->held = true;
+	req->held_psn = psn;
 }
 
 /* One packet of a response we owe the peer. */
@@ -385,12 +455,12 @@ static int uet_req_job_pkt(struct uet_qp *qp, struct uet_rjob *job)
 		.offset = job->offset,
 	};
 	struct sk_buff *skb;
-	struct page *page;
+	void *buf;
 	int err = 0;
 
 	if (job->opcode == UET_OP_READ_RESP)
 		len = min(qp->mtu, job->length - job->offset);
-	skb = uet_req_new_pkt(qp, len, &page);
+	skb = uet_req_new_pkt(qp, len, &buf);
 	if (!skb)
 		return -ENOMEM;
 	if (job->opcode == UET_OP_ATOMIC_RESP) {
@@ -403,16 +473,15 @@ static int uet_req_job_pkt(struct uet_qp *qp, struct uet_rjob *job)
 		err = mr ? uet_mr_check(mr, qp->ibqp.pd, IB_ACCESS_REMOTE_READ,
 					iova, len) : -EACCES;
 		if (!err)
-			err = uet_mr_copy(mr, iova, page_address(page), len,
-					  UET_FROM_MR);
+			err = uet_mr_copy(mr, iova, buf, len, UET_FROM_MR);
 		if (mr)
 			uet_mr_put(mr);
 		if (err) {
-			__free_page(page);
+			page_frag_free(buf);
 			kfree_skb(skb);
 			return err;
 		}
-		uet_req_attach_page(skb, page, len);
+		uet_req_attach_frag(skb, buf, len);
 		vh.pay_len = len;
 	}
 	uet_req_set_hdrs(qp, skb, psn, &vh, true);
@@ -457,8 +526,8 @@ static int uet_req_wqe_pkt(struct uet_qp *qp, struct uet_swqe *w)
 		.rkey = wqe->wr.wr.rdma.rkey,
 	};
 	struct sk_buff *skb;
-	struct page *page;
 	bool last;
+	void *buf;
 	int err;
 
 	if (wqe->wr.send_flags & IB_SEND_SOLICITED)
@@ -470,7 +539,7 @@ static int uet_req_wqe_pkt(struct uet_qp *qp, struct uet_swqe *w)
 	if (!w->rd_atomic)
 		len = min(qp->mtu, w->length - w->sent);
 
-	skb = uet_req_new_pkt(qp, len, &page);
+	skb = uet_req_new_pkt(qp, len, &buf);
 	if (!skb)
 		return -ENOMEM;
 	if (w->rd_atomic && w->opcode != IB_WR_RDMA_READ) {
@@ -482,14 +551,14 @@ static int uet_req_wqe_pkt(struct uet_qp *qp, struct uet_swqe *w)
 		put_unaligned_be64(wqe->wr.wr.atomic.swap, p + 8);
 		vh.pay_len = UET_ATOMIC_REQ_LEN;
 	} else if (len) {
-		err = uet_req_gather(qp, w, w->sent, page_address(page), len);
+		err = uet_req_gather(qp, w, w->sent, buf, len);
 		if (err) {
-			__free_page(page);
+			page_frag_free(buf);
 			kfree_skb(skb);
 			w->status = IB_WC_LOC_PROT_ERR;
 			return err;
 		}
-		uet_req_attach_page(skb, page, len);
+		uet_req_attach_frag(skb, buf, len);
 		vh.pay_len = len;
 	}
 
@@ -550,13 +619,13 @@ static void uet_req_resend(struct uet_qp *qp, int *budget)
 		uet_pdc_tx_resent(&qp->tx, psn, now);
 		/* The window's left edge holds every new packet back, and
 		 * while it waits little new is proven: it takes the freshest
-		 * evidence there is, however old.
+		 * evidence there is, however old. The receiver answers a
+		 * resend at once: recovery waits on it.
 		 */
 		uet_req_xmit_psn(qp, psn, true,
-				 psn == qp->tx.una ? 0 : lost_sent);
+				 psn == qp->tx.una ? 0 : lost_sent, true);
 		(*budget)--;
 	}
-	uet_req_arm_rto(qp, false);
 }
 
 /* May w start now? Ordering and resource rules of RC. */
@@ -575,14 +644,29 @@ static bool uet_req_may_start(struct uet_qp *qp, struct uet_swqe *w)
 	return true;
 }
 
+/* May a new packet leave now: MPR window and congestion control. */
+static bool uet_req_may_send(struct uet_qp *qp, u64 now)
+{
+	if (!uet_pdc_tx_window_open(&qp->tx)) {
+		qp->req->need_ack = true;
+		return false;
+	}
+	return uet_req_cc_ok(qp, qp->cc.mtu, now);
+}
+
+/* New packets: responses we owe first, then the send queue's. A burst
+ * that a closed window ends asks for an ACK on its last packet (ACKREQ),
+ * so the receiver need not acknowledge every few packets in case the
+ * sender waits; pacing ends a burst without one.
+ */
 static void uet_req_send_new(struct uet_qp *qp, int *budget)
 {
 	struct uet_req *req = qp->req;
 	u64 now = ktime_get_ns();
 
+	req->need_ack = false;
 	while (*budget > 0 && req->jobs_head != req->jobs_tail &&
-	       uet_pdc_tx_window_open(&qp->tx) &&
-	       uet_req_cc_ok(qp, qp->cc.mtu, now)) {
+	       uet_req_may_send(qp, now)) {
 		struct uet_rjob *job = &req->jobs[req->jobs_head & req->jobs_mask];
 
 		if (uet_req_job_pkt(qp, job)) {
@@ -607,8 +691,7 @@ static void uet_req_send_new(struct uet_qp *qp, int *budget)
 			req->cur++;
 			continue;
 		}
-		if (!uet_pdc_tx_window_open(&qp->tx) ||
-		    !uet_req_cc_ok(qp, qp->cc.mtu, now))
+		if (!uet_req_may_send(qp, now))
 			break;
 		if (!w->npkts_sent) {
 			if (!uet_req_may_start(qp, w))
@@ -624,13 +707,14 @@ static void uet_req_send_new(struct uet_qp *qp, int *budget)
 			if (w->status != IB_WC_SUCCESS)
 				break;
 			/* Out of memory: try again on the next run. */
-			uet_qp_schedule(qp);
+			uet_engine_kick(&qp->eng);
 			break;
 		}
 		(*budget)--;
 		if (w->segmented)
 			req->cur++;
 	}
+	uet_req_xmit_held(qp, req->need_ack);
 }
 
 static enum ib_wc_opcode uet_req_wc_opcode(u8 opcode)
@@ -740,7 +824,8 @@ static void uet_req_detect_loss(struct uet_qp *qp)
 			      HRTIMER_MODE_REL);
 }
 
-void uet_req_run(struct uet_qp *qp, bool sq_active)
+/* One pass of the requester; true if the budget ran out with work left. */
+bool uet_req_run(struct uet_qp *qp, bool sq_active)
 {
 	struct uet_req *req = qp->req;
 	int budget = UET_WORK_BUDGET;
@@ -755,10 +840,16 @@ void uet_req_run(struct uet_qp *qp, bool sq_active)
 	uet_req_complete(qp);
 	uet_req_cc_trace(qp);
 
-	if (!uet_pdc_tx_inflight(&qp->tx) && !req->rd_atomic)
-		hrtimer_try_to_cancel(&qp->rto_timer);
-	if (!budget)
-		uet_qp_schedule(qp);
+	/* Timers are the engine's: a stop cancelled them, a pass re-arms
+	 * what the state needs (an idle RTO expires and finds nothing due).
+	 */
+	if (uet_pdc_tx_inflight(&qp->tx) || req->rd_atomic)
+		uet_req_arm_rto(qp, false);
+	if (req->rnr_until_ns > ktime_get_ns() && !hrtimer_active(&qp->rnr_timer))
+		hrtimer_start(&qp->rnr_timer,
+			      ns_to_ktime(req->rnr_until_ns - ktime_get_ns()),
+			      HRTIMER_MODE_REL);
+	return !budget;
 }
 
 static struct uet_swqe *uet_req_find_psn(struct uet_qp *qp, u32 psn)
@@ -858,7 +949,11 @@ void uet_req_rcv_ack(struct uet_qp *qp, struct sk_buff *skb)
 	newly = uet_pdc_tx_ack(&qp->tx, ack.cack_psn,
 			       ack.cack_psn + ack.sack_psn_offset,
 			       ack.sack_bitmap, uet_req_acked_pkt, qp);
-	if (newly > 0) {
+	uet_req_good_flush(qp);
+	/* Progress: the timeout is back to its base, which an armed timer
+	 * may exceed only when it was backed off.
+	 */
+	if (newly > 0 && req->backoff) {
 		req->backoff = 0;
 		if (uet_pdc_tx_inflight(&qp->tx))
 			uet_req_arm_rto(qp, true);

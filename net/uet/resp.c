@@ -234,8 +234,13 @@ static void uet_resp_complete(struct uet_qp *qp)
 	while (resp->rmsg_done != resp->rmsg_bound) {
 		struct uet_rmsg *m = &resp->rmsg[resp->rmsg_done % UET_RMSG_MAX];
 
+		/* Whole, and so is everything sent before it: IB orders a
+		 * receive completion after the data of earlier WRITEs
+		 * (IBA 10.8.3), which uet places in any order.
+		 */
 		if (m->status == IB_WC_SUCCESS &&
-		    !(m->known && m->rcvd == m->msg_len))
+		    (!(m->known && m->rcvd == m->msg_len) ||
+		     !uet_psn_before(m->psn_hi, qp->rx.next)))
 			break;
 		if (m->status == IB_WC_SUCCESS && m->opcode == UET_OP_SEND_INV &&
 		    uet_mr_invalidate(qp->udev, qp->ibqp.pd, m->imm))
@@ -260,7 +265,7 @@ static bool uet_resp_op_is_send(u8 opcode)
  * (no receive WQE: RNR) or -EINVAL (inconsistent with earlier packets).
  */
 static int uet_resp_rmsg(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
-			 struct uet_rmsg **mp)
+			 u32 psn, struct uet_rmsg **mp)
 {
 	struct uet_rmsg *m;
 	int err;
@@ -268,6 +273,8 @@ static int uet_resp_rmsg(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 	m = uet_resp_bind(qp, vh->msn, &err);
 	if (!m)
 		return err;
+	if (!m->known || uet_psn_after(psn, m->psn_hi))
+		m->psn_hi = psn;
 	if (!m->known) {
 		m->known = true;
 		m->opcode = vh->opcode;
@@ -306,7 +313,7 @@ static struct uet_mr *uet_resp_mr(struct uet_qp *qp, u32 rkey, int access,
  * (> 0) for a verbs error.
  */
 static int uet_resp_execute(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
-			    struct sk_buff *skb, int off, u32 len)
+			    u32 psn, struct sk_buff *skb, int off, u32 len)
 {
 	struct uet_rmsg *m = NULL;
 	struct uet_rjob job = {};
@@ -322,7 +329,7 @@ static int uet_resp_execute(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 	case UET_OP_WRITE_IMM:
 		if (len > vh->msg_len - vh->offset)
 			return UET_VERR_REM_INV_REQ;
-		err = uet_resp_rmsg(qp, vh, &m);
+		err = uet_resp_rmsg(qp, vh, psn, &m);
 		if (err == -EAGAIN)
 			return err;
 		if (err)
@@ -521,7 +528,8 @@ static void uet_resp_data(struct uet_qp *qp, struct sk_buff *skb)
 		}
 		ret = 0;
 	} else {
-		ret = uet_resp_execute(qp, &vh, skb, UET_DATA_HDR_LEN, len);
+		ret = uet_resp_execute(qp, &vh, pds.psn, skb, UET_DATA_HDR_LEN,
+				       len);
 	}
 	if (ret == -EAGAIN) {
 		uet_inc(udev, UET_CNT_RNR_NACK_TX);
@@ -587,7 +595,13 @@ void uet_resp_rcv(struct uet_qp *qp, struct sk_buff *skb)
 	consume_skb(skb);
 }
 
-/* Send the coalesced ACK when due, or make sure a timer will. */
+/* Send the coalesced ACK when due, or make sure a timer will. An ACK is
+ * due at once for what the sender asked (ACKREQ: the end of a message or
+ * of a burst), a reordering, a mark or a duplicate; after ack_every new
+ * packets; else when the delay runs out. That backstop is the timer's
+ * alone: a pass that finds the deadline past while the timer is still
+ * pending does not send, since under a slow host every pass would.
+ */
 void uet_resp_ack(struct uet_qp *qp, u64 now)
 {
 	struct uet_resp *resp = qp->resp;
@@ -595,7 +609,7 @@ void uet_resp_ack(struct uet_qp *qp, u64 now)
 	if (!resp->ack_now && !resp->ack_pending)
 		return;
 	if (resp->ack_now || resp->ack_pending >= uet_param(qp->udev, ack_every) ||
-	    now >= resp->ack_deadline_ns) {
+	    (now >= resp->ack_deadline_ns && !hrtimer_active(&qp->ack_timer))) {
 		hrtimer_try_to_cancel(&qp->ack_timer);
 		uet_qp_send_ack(qp);
 		return;

@@ -5,11 +5,11 @@
  * header of the packet, as RoCE v2 devices present it: the IB CM finds
  * the peer's address there (ib_init_ah_attr_from_wc()).
  *
- * Execution model, as for RC: the QP's work item (one instance at a
- * time) is the only consumer of the send and receive rings. post_send
- * only queues WQEs, because ib_mad posts with a spinlock held and IRQs
- * off, where the IP output path must not run; the receive path only
- * checks packets and queues them on qp->rxq.
+ * Execution model, as for RC (engine.c): the engine's owner is the only
+ * consumer of the send and receive rings. post_send only queues WQEs and
+ * kicks the work item, because ib_mad posts with a spinlock held and
+ * IRQs off, where the IP output path must not run; the receive path
+ * checks packets, queues them on qp->rxq and runs the pass in softirq.
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -236,7 +236,8 @@ static enum ib_wc_status uet_ud_send_one(struct uet_qp *qp,
 
 	skb_len = skb->len;
 	if (!uet_udp_xmit(udev, skb, &path, qp->entropy,
-			  uet_qp_tos(uet_param(qp->udev, dscp_control), false))) {
+			  uet_qp_tos(uet_param(qp->udev, dscp_control), false),
+			  NULL)) {
 		uet_inc(udev, UET_CNT_TX_PKTS);
 		uet_count(udev, UET_CNT_TX_BYTES, skb_len);
 	}
@@ -314,31 +315,29 @@ static void uet_ud_flush(struct uet_qp *qp)
 	}
 }
 
-static void uet_ud_work(struct work_struct *work)
+static bool uet_ud_pass(struct uet_engine *eng)
 {
-	struct uet_qp *qp = container_of(work, struct uet_qp, work);
+	struct uet_qp *qp = container_of(eng, struct uet_qp, eng);
 	enum ib_qp_state state = uet_qp_state(qp);
 	struct sk_buff *skb;
 	bool more;
 	int n;
 
-	if (READ_ONCE(qp->dying) || state == IB_QPS_RESET ||
-	    state == IB_QPS_INIT) {
+	if (state == IB_QPS_RESET || state == IB_QPS_INIT) {
 		skb_queue_purge(&qp->rxq);
-		return;
+		return false;
 	}
 	if (state == IB_QPS_ERR) {
 		skb_queue_purge(&qp->rxq);
 		uet_ud_flush(qp);
-		return;
+		return false;
 	}
 
 	for (n = 0; n < UET_WORK_BUDGET && (skb = skb_dequeue(&qp->rxq)); n++)
 		if (!uet_ud_recv_one(qp, skb))
-			return;
+			return false;
 	more = uet_ud_send(qp);
-	if (more || !skb_queue_empty(&qp->rxq))
-		uet_qp_schedule(qp);
+	return more || !skb_queue_empty(&qp->rxq);
 }
 
 void uet_ud_rcv(struct uet_dev *udev, struct sk_buff *skb)
@@ -367,19 +366,22 @@ void uet_ud_rcv(struct uet_dev *udev, struct sk_buff *skb)
 		uet_inc(udev, UET_CNT_DROP_ACCESS);
 		goto drop;
 	}
-	if (skb_queue_len(&qp->rxq) >= UET_RX_BACKLOG) {
-		uet_inc(udev, UET_CNT_DROP_BACKLOG);
-		goto drop;
-	}
-
 	cb->imm = uud.imm;
 	cb->sqpn = uud.spdcid;
 	cb->flags = uud.flags;
 	__skb_pull(skb, sizeof(struct uet_uud_hdr));
-	skb_queue_tail(&qp->rxq, skb);
-	uet_qp_schedule(qp);
-	uet_qp_put(qp);
-	return;
+	switch (uet_engine_queue(&qp->eng, &qp->rxq, skb, UET_RX_BACKLOG)) {
+	case 0:
+		uet_engine_run(&qp->eng);
+		uet_qp_put(qp);
+		return;
+	case -ENOBUFS:
+		uet_inc(udev, UET_CNT_DROP_BACKLOG);
+		break;
+	default:
+		uet_inc(udev, UET_CNT_DROP_NO_QP);
+		break;
+	}
 
 drop:
 	if (qp)
@@ -472,7 +474,7 @@ int uet_ud_post_send(struct uet_qp *qp, const struct ib_send_wr *wr,
 		}
 	}
 	spin_unlock_irqrestore(&qp->sq_lock, flags);
-	uet_qp_schedule(qp);
+	uet_engine_kick(&qp->eng);
 	return err;
 }
 
@@ -504,6 +506,7 @@ int uet_ud_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->udev = udev;
 	refcount_set(&qp->ref, 1);
 	init_completion(&qp->free);
+	mutex_init(&qp->ctl_lock);
 	spin_lock_init(&qp->state_lock);
 	spin_lock_init(&qp->sq_lock);
 	spin_lock_init(&qp->rq_lock);
@@ -511,7 +514,7 @@ int uet_ud_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->scq = to_ucq(init->send_cq);
 	qp->rcq = to_ucq(init->recv_cq);
 	qp->sq_sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
-	INIT_WORK(&qp->work, uet_ud_work);
+	uet_engine_init(&qp->eng, uet_ud_pass);
 	skb_queue_head_init(&qp->rxq);
 
 	/* Inline data and the SGE list share the WQE's tail, as in rxe. */
@@ -579,6 +582,13 @@ int uet_ud_modify_qp(struct uet_qp *qp, struct ib_qp_attr *attr, int mask)
 	if ((mask & IB_QP_PKEY_INDEX) && attr->pkey_index)
 		return -EINVAL;
 
+	mutex_lock(&qp->ctl_lock);
+	if (!(mask & IB_QP_CUR_STATE) && uet_qp_state(qp) != cur) {
+		mutex_unlock(&qp->ctl_lock);
+		return -EINVAL;
+	}
+	/* With the engine stopped, no pass uses the rings or the state. */
+	uet_engine_stop(&qp->eng);
 	spin_lock_irqsave(&qp->state_lock, flags);
 	if (mask & IB_QP_QKEY)
 		WRITE_ONCE(qp->qkey, attr->qkey);
@@ -590,29 +600,28 @@ int uet_ud_modify_qp(struct uet_qp *qp, struct ib_qp_attr *attr, int mask)
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 
 	if (new == IB_QPS_RESET) {
-		/* A running work may still use the rings; the next sees RESET. */
-		flush_work(&qp->work);
 		skb_queue_purge(&qp->rxq);
 		uet_queue_discard(&qp->sq);
 		uet_queue_discard(&qp->rq);
-	} else if (new == IB_QPS_SQD) {
-		/* Sends leave as the work takes them: with the work idle, none
-		 * is in flight and the SQ is drained.
-		 */
-		if ((mask & IB_QP_EN_SQD_ASYNC_NOTIFY) &&
-		    attr->en_sqd_async_notify && qp->ibqp.event_handler) {
-			struct ib_event ev = {
-				.device = qp->ibqp.device,
-				.element.qp = &qp->ibqp,
-				.event = IB_EVENT_SQ_DRAINED,
-			};
-
-			flush_work(&qp->work);
-			qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
-		}
-	} else {
-		uet_qp_schedule(qp);
+		mutex_unlock(&qp->ctl_lock);
+		return 0;
 	}
+	/* Sends leave as a pass takes them: with none running, none is in
+	 * flight and the SQ is drained.
+	 */
+	if (new == IB_QPS_SQD && (mask & IB_QP_EN_SQD_ASYNC_NOTIFY) &&
+	    attr->en_sqd_async_notify && qp->ibqp.event_handler) {
+		struct ib_event ev = {
+			.device = qp->ibqp.device,
+			.element.qp = &qp->ibqp,
+			.event = IB_EVENT_SQ_DRAINED,
+		};
+
+		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+	}
+	uet_engine_start(&qp->eng);
+	uet_engine_kick(&qp->eng);
+	mutex_unlock(&qp->ctl_lock);
 	return 0;
 }
 
@@ -643,13 +652,15 @@ void uet_ud_query_qp(struct uet_qp *qp, struct ib_qp_attr *attr,
 void uet_ud_destroy_qp(struct uet_qp *qp)
 {
 	xa_erase(&qp->udev->qps, qp->ibqp.qp_num);
+	/* A lookup that found the QP may not have taken its reference yet. */
+	synchronize_rcu();
 	uet_qp_put(qp);
 	/* No receive path lookup holds the QP any more. */
 	wait_for_completion(&qp->free);
 
-	WRITE_ONCE(qp->dying, true);
-	cancel_work_sync(&qp->work);
+	uet_engine_stop(&qp->eng);
 	skb_queue_purge(&qp->rxq);
 	uet_queue_cleanup(&qp->rq);
 	uet_queue_cleanup(&qp->sq);
+	mutex_destroy(&qp->ctl_lock);
 }

@@ -12,6 +12,10 @@
 #include <linux/mutex.h>
 #include <linux/rtnetlink.h>
 #include <net/dsfield.h>
+#include <net/dst_cache.h>
+#include <net/ip6_fib.h>
+#include <net/ip_fib.h>
+#include <net/nexthop.h>
 #include <net/inet_ecn.h>
 #include <net/ipv6.h>
 #include <net/ipv6_stubs.h>
@@ -292,10 +296,30 @@ void uet_udp_put(struct uet_dev *udev)
 	mutex_unlock(&uet_udp_lock);
 }
 
+/* A QP's route is cached (as vxlan and geneve cache theirs) only where
+ * it cannot depend on the UDP source port, the packet's entropy value:
+ * no policy rules, and a route of one path. A route change makes the
+ * cached entry stale (dst_check()), and the next lookup decides again.
+ */
+static bool uet_udp_cacheable4(struct net *net, const struct flowi4 *fl4)
+{
+	struct flowi4 fl = *fl4;
+	struct fib_result res;
+	bool one;
+
+	if (fib4_has_custom_rules(net))
+		return false;
+	rcu_read_lock();
+	one = !fib_lookup(net, &fl, &res, 0) && res.fi &&
+	      fib_info_num_path(res.fi) == 1;
+	rcu_read_unlock();
+	return one;
+}
+
 /* Under rcu_read_lock. Consumes skb only on success. */
 static int uet_udp_xmit4(struct uet_udp *udp, struct net_device *ndev,
 			 struct sk_buff *skb, const struct uet_path *path,
-			 u16 sport, u8 tos)
+			 u16 sport, u8 tos, struct dst_cache *cache)
 {
 	struct socket *sock = rcu_dereference(udp->sk4);
 	struct flowi4 fl4 = {
@@ -307,17 +331,24 @@ static int uet_udp_xmit4(struct uet_udp *udp, struct net_device *ndev,
 		.fl4_sport = htons(sport),
 		.fl4_dport = htons(uet_udp_port),
 	};
-	struct rtable *rt;
+	struct rtable *rt = NULL;
 	u8 ttl;
 
 	if (!sock)
 		return -ENETUNREACH;
-	/* The route may leave through another netdev than ndev (multi-homed
-	 * hosts, or lo for our own addresses): that is fine, send anyway.
-	 */
-	rt = ip_route_output_key(sock_net(sock->sk), &fl4);
-	if (IS_ERR(rt))
-		return -EHOSTUNREACH;
+	if (cache)
+		rt = dst_cache_get_ip4(cache, &fl4.saddr);
+	if (!rt) {
+		/* The route may leave through another netdev than ndev
+		 * (multi-homed hosts, or lo for our own addresses): that is
+		 * fine, send anyway.
+		 */
+		rt = ip_route_output_key(sock_net(sock->sk), &fl4);
+		if (IS_ERR(rt))
+			return -EHOSTUNREACH;
+		if (cache && uet_udp_cacheable4(sock_net(sock->sk), &fl4))
+			dst_cache_set_ip4(cache, &rt->dst, fl4.saddr);
+	}
 	/* Also unshares the header of a clone kept for retransmission. */
 	if (skb_cow_head(skb, LL_RESERVED_SPACE(rt->dst.dev) +
 			 sizeof(struct iphdr) + sizeof(struct udphdr))) {
@@ -332,10 +363,22 @@ static int uet_udp_xmit4(struct uet_udp *udp, struct net_device *ndev,
 }
 
 #if IS_ENABLED(CONFIG_IPV6)
+/* As uet_udp_cacheable4(); under rcu_read_lock. */
+static bool uet_udp_cacheable6(struct net *net, struct dst_entry *dst)
+{
+	struct fib6_info *from = rcu_dereference(((struct rt6_info *)dst)->from);
+
+	if (fib6_has_custom_rules(net) || !from)
+		return false;
+	if (from->nh)
+		return !nexthop_is_multipath(from->nh);
+	return !from->fib6_nsiblings;
+}
+
 /* Under rcu_read_lock. Consumes skb only on success. */
 static int uet_udp_xmit6(struct uet_udp *udp, struct net_device *ndev,
 			 struct sk_buff *skb, const struct uet_path *path,
-			 u16 sport, u8 tos)
+			 u16 sport, u8 tos, struct dst_cache *cache)
 {
 	struct socket *sock = rcu_dereference(udp->sk6);
 	struct flowi6 fl6 = {
@@ -347,15 +390,21 @@ static int uet_udp_xmit6(struct uet_udp *udp, struct net_device *ndev,
 		.fl6_sport = htons(sport),
 		.fl6_dport = htons(uet_udp_port),
 	};
-	struct dst_entry *dst;
+	struct dst_entry *dst = NULL;
 	u8 hop_limit;
 
 	if (!sock)
 		return -ENETUNREACH;
-	dst = ipv6_stub->ipv6_dst_lookup_flow(sock_net(sock->sk), sock->sk,
-					      &fl6, NULL);
-	if (IS_ERR(dst))
-		return -EHOSTUNREACH;
+	if (cache)
+		dst = dst_cache_get_ip6(cache, &fl6.saddr);
+	if (!dst) {
+		dst = ipv6_stub->ipv6_dst_lookup_flow(sock_net(sock->sk),
+						      sock->sk, &fl6, NULL);
+		if (IS_ERR(dst))
+			return -EHOSTUNREACH;
+		if (cache && uet_udp_cacheable6(sock_net(sock->sk), dst))
+			dst_cache_set_ip6(cache, dst, &fl6.saddr);
+	}
 	if (skb_cow_head(skb, LL_RESERVED_SPACE(dst->dev) +
 			 sizeof(struct ipv6hdr) + sizeof(struct udphdr))) {
 		dst_release(dst);
@@ -375,14 +424,15 @@ static int uet_udp_xmit6(struct uet_udp *udp, struct net_device *ndev,
 #else
 static int uet_udp_xmit6(struct uet_udp *udp, struct net_device *ndev,
 			 struct sk_buff *skb, const struct uet_path *path,
-			 u16 sport, u8 tos)
+			 u16 sport, u8 tos, struct dst_cache *cache)
 {
 	return -EAFNOSUPPORT;
 }
 #endif
 
 int uet_udp_xmit(struct uet_dev *udev, struct sk_buff *skb,
-		 const struct uet_path *path, u16 sport, u8 tos)
+		 const struct uet_path *path, u16 sport, u8 tos,
+		 struct dst_cache *cache)
 {
 	int err;
 
@@ -394,10 +444,12 @@ int uet_udp_xmit(struct uet_dev *udev, struct sk_buff *skb,
 	rcu_read_lock();
 	switch (path->family) {
 	case AF_INET:
-		err = uet_udp_xmit4(udev->udp, udev->ndev, skb, path, sport, tos);
+		err = uet_udp_xmit4(udev->udp, udev->ndev, skb, path, sport,
+				    tos, cache);
 		break;
 	case AF_INET6:
-		err = uet_udp_xmit6(udev->udp, udev->ndev, skb, path, sport, tos);
+		err = uet_udp_xmit6(udev->udp, udev->ndev, skb, path, sport,
+				    tos, cache);
 		break;
 	default:
 		err = -EAFNOSUPPORT;

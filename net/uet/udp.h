@@ -11,6 +11,7 @@
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
 #include <linux/udp.h>
+#include <net/dst_cache.h>
 
 #include "uet.h"
 
@@ -66,12 +67,15 @@ int uet_udp_get(struct uet_dev *udev);
 void uet_udp_put(struct uet_dev *udev);
 
 /* Only between uet_udp_get() and uet_udp_put(). Consumes skb always.
+ * cache: the sender's route cache (one user at a time, bottom halves
+ * off), or NULL to look the route up.
  * Returns 0 once handed to IP, -EHOSTUNREACH without a route,
  * -ENETUNREACH without a socket for the family (IPv6 disabled, or the
  * netns is gone), -ENOMEM, -EAFNOSUPPORT for a bad path->family.
  */
 int uet_udp_xmit(struct uet_dev *udev, struct sk_buff *skb,
-		 const struct uet_path *path, u16 sport, u8 tos);
+		 const struct uet_path *path, u16 sport, u8 tos,
+		 struct dst_cache *cache);
 
 int uet_path_from_ah(struct uet_dev *udev, const struct rdma_ah_attr *attr,
 		     struct uet_path *path);

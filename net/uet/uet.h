@@ -10,10 +10,12 @@
 #include <linux/skbuff.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
+#include <net/dst_cache.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_user_rxe.h>
 
 #include "counters.h"
+#include "engine.h"
 #include "lb.h"
 #include "params.h"
 #include "pdc.h"
@@ -175,6 +177,8 @@ struct uet_qp {
 	refcount_t ref;
 	struct completion free;
 
+	/* Serialises modify_qp with itself and with netlink's readers. */
+	struct mutex ctl_lock;
 	/* Protects state and the attributes below against modify_qp. */
 	spinlock_t state_lock;
 	enum ib_qp_state state;
@@ -184,8 +188,9 @@ struct uet_qp {
 	u32 rq_psn;		/* as set by modify_qp, reported by query_qp */
 	u32 mtu;		/* path MTU in payload bytes */
 	struct uet_path path;
+	/* The route to path (udp.c); the engine's, reset with path. */
+	struct dst_cache dst_cache;
 	u16 entropy;		/* UDP source port of control packets */
-	bool dying;		/* destroy started: timers and work stop */
 	u8 retry_cnt, rnr_retry, min_rnr_timer, timeout;
 	u32 qkey;
 	int access;		/* qp_access_flags */
@@ -200,16 +205,16 @@ struct uet_qp {
 	spinlock_t sq_lock;	/* kernel ib_post_send producers */
 	spinlock_t rq_lock;	/* kernel ib_post_recv producers */
 
-	/* Everything below is owned by the QP's work item (one runs at a time);
-	 * modify_qp touches it only after flush_work() with the work idle.
+	/* Everything below is owned by the engine's owner (engine.c: one at
+	 * a time); modify_qp touches it only with the engine stopped.
 	 */
-	struct work_struct work;
-	struct sk_buff_head rxq;	/* received packets waiting for work */
+	struct uet_engine eng;
+	struct sk_buff_head rxq;	/* received packets waiting for a pass */
 	struct hrtimer rto_timer;
 	struct hrtimer ack_timer;
 	struct hrtimer rnr_timer;
 	struct hrtimer reo_timer;	/* a hole becomes a loss */
-	atomic_t rto_pending;	/* set by the RTO timer, taken by the work */
+	atomic_t rto_pending;	/* set by the RTO timer, taken by a pass */
 
 	struct uet_pdc_tx tx;
 	struct uet_pdc_rx rx;
@@ -222,12 +227,12 @@ struct uet_qp {
 	bool rx_synced;		/* a SYN told us where the peer's PSNs start */
 	struct uet_lb lb;	/* entropy of each data packet (RC) */
 	/* The peer's shared path states (RC); set by modify_qp with the
-	 * work idle, as lb is.
+	 * engine stopped, as lb is.
 	 */
 	struct uet_peer *peer;
-	/* Load balancing asked for by "uet qp set", taken by the work. */
+	/* Load balancing asked for by "uet qp set", taken by a pass. */
 	const struct uet_lb_ops *lb_set;
-	/* Congestion control (owned by the work), and what "uet qp set"
+	/* Congestion control (owned by the engine), and what "uet qp set"
 	 * asked for.
 	 */
 	struct uet_cc cc;
@@ -238,7 +243,7 @@ struct uet_qp {
 	u32 ctl_seq;		/* spreads control packets over the set */
 	struct uet_req *req;	/* requester state (req.c) */
 	struct uet_resp *resp;	/* responder state (resp.c) */
-	/* Per-QP counts for netlink, which reads them without the work. */
+	/* Per-QP counts for netlink, which reads them without owning the engine. */
 	u64 nretx;		/* packets sent again */
 	u64 nrto;		/* retransmit timer expiries */
 };

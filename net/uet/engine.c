@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The execution model of a QP's engine. The rule:
+ *
+ *   Whoever brings work runs the engine to completion, if nobody else
+ *   is running it; one owner at a time, and an owner that finds more
+ *   work asked for while it ran makes another pass before it leaves.
+ *
+ * - A user QP's doorbell (post_send) runs the pass in process context.
+ * - A received packet is queued to the QP and the pass runs in the
+ *   receive softirq: responder, ACK processing, completions, and the
+ *   sends an ACK lets out.
+ * - Timers, kernel consumers' posts (which may come with locks held that
+ *   a completion handler takes) and a pass that used up its budget hand
+ *   off to the QP's work item, which runs one pass at a time.
+ * - Every pass runs with bottom halves disabled, whoever runs it: the
+ *   engine's state needs no lock of its own, and what a pass transmits
+ *   is received (veth, loopback) only after the pass, in one batch.
+ * - uet_engine_stop() writes "stopped" first, then waits for the owner
+ *   and the work item: from then on no pass runs, nothing is queued to
+ *   the QP and a kick is ignored, so whatever the stopped engine owned
+ *   (its timers included, which only a pass arms) can be changed or
+ *   freed. uet_engine_start() lets it run again.
+ *
+ * As rxe_task does (drivers/infiniband/sw/rxe/rxe_task.c), and siw's
+ * siw_qp_sq_process(), which sends inside post_send.
+ */
+#include <linux/interrupt.h>
+#include <linux/wait_bit.h>
+
+#include "engine.h"
+
+/* Passes an inline owner makes before it hands the rest to the work
+ * item: a peer that keeps sending must not hold a CPU in softirq.
+ */
+#define UET_ENGINE_INLINE_PASSES	4
+
+static struct workqueue_struct *uet_engine_wq;
+
+int uet_engine_wq_init(void)
+{
+	uet_engine_wq = alloc_workqueue("uet", WQ_UNBOUND, 0);
+	return uet_engine_wq ? 0 : -ENOMEM;
+}
+
+void uet_engine_wq_exit(void)
+{
+	destroy_workqueue(uet_engine_wq);
+}
+
+/* Become the owner, or leave a note for the owner there is. */
+static bool uet_engine_enter(struct uet_engine *eng)
+{
+	unsigned long flags;
+	bool own = false;
+
+	spin_lock_irqsave(&eng->lock, flags);
+	if (!eng->stopped) {
+		if (eng->state == UET_ENGINE_IDLE) {
+			eng->state = UET_ENGINE_BUSY;
+			own = true;
+		} else {
+			eng->state = UET_ENGINE_AGAIN;
+		}
+	}
+	spin_unlock_irqrestore(&eng->lock, flags);
+	return own;
+}
+
+/* The owner finished a pass. Returns true if it stays the owner for
+ * another pass (asked for while it ran, or left over, and it may go on);
+ * otherwise it is no longer the owner, and what remains went to the work.
+ */
+static bool uet_engine_leave(struct uet_engine *eng, bool more, bool go_on)
+{
+	unsigned long flags;
+	bool stopped;
+
+	spin_lock_irqsave(&eng->lock, flags);
+	stopped = eng->stopped;
+	if (!stopped && (more || eng->state == UET_ENGINE_AGAIN)) {
+		if (go_on) {
+			eng->state = UET_ENGINE_BUSY;
+			spin_unlock_irqrestore(&eng->lock, flags);
+			return true;
+		}
+		/* Queued under the lock: uet_engine_stop() cancels it. */
+		queue_work(uet_engine_wq, &eng->work);
+	}
+	eng->state = UET_ENGINE_IDLE;
+	spin_unlock_irqrestore(&eng->lock, flags);
+	if (stopped) {
+		/* Pairs with the barrier in wait_var_event(). */
+		smp_mb();
+		wake_up_var(&eng->state);
+	}
+	return false;
+}
+
+static void uet_engine_work(struct work_struct *work)
+{
+	struct uet_engine *eng = container_of(work, struct uet_engine, work);
+	bool more;
+
+	local_bh_disable();
+	if (uet_engine_enter(eng)) {
+		more = eng->pass(eng);
+		uet_engine_leave(eng, more, false);
+	}
+	local_bh_enable();
+}
+
+/* A new engine is stopped: uet_engine_start() when the QP may run. */
+void uet_engine_init(struct uet_engine *eng, uet_engine_pass_t pass)
+{
+	spin_lock_init(&eng->lock);
+	eng->state = UET_ENGINE_IDLE;
+	eng->stopped = true;
+	eng->pass = pass;
+	INIT_WORK(&eng->work, uet_engine_work);
+}
+
+/* Run the engine here and now, or make its owner run it again. */
+void uet_engine_run(struct uet_engine *eng)
+{
+	int passes = 0;
+	bool more;
+
+	if (in_hardirq() || irqs_disabled()) {
+		uet_engine_kick(eng);
+		return;
+	}
+	local_bh_disable();
+	if (uet_engine_enter(eng)) {
+		do {
+			more = eng->pass(eng);
+		} while (uet_engine_leave(eng, more,
+					  ++passes < UET_ENGINE_INLINE_PASSES));
+	}
+	local_bh_enable();
+}
+
+/* Have the engine run soon, from any context: the owner makes another
+ * pass, or the work item does one.
+ */
+void uet_engine_kick(struct uet_engine *eng)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&eng->lock, flags);
+	if (!eng->stopped) {
+		if (eng->state == UET_ENGINE_IDLE)
+			queue_work(uet_engine_wq, &eng->work);
+		else
+			eng->state = UET_ENGINE_AGAIN;
+	}
+	spin_unlock_irqrestore(&eng->lock, flags);
+}
+
+/* Queue skb to q for the engine, unless it is stopped (-ESHUTDOWN) or q
+ * holds limit packets (-ENOBUFS); the caller then still owns skb.
+ */
+int uet_engine_queue(struct uet_engine *eng, struct sk_buff_head *q,
+		     struct sk_buff *skb, u32 limit)
+{
+	unsigned long flags;
+	int err = 0;
+
+	spin_lock_irqsave(&eng->lock, flags);
+	if (eng->stopped)
+		err = -ESHUTDOWN;
+	else if (skb_queue_len(q) >= limit)
+		err = -ENOBUFS;
+	else
+		skb_queue_tail(q, skb);
+	spin_unlock_irqrestore(&eng->lock, flags);
+	return err;
+}
+
+/* Process context. On return no pass runs or will run until
+ * uet_engine_start(), and nothing more is queued.
+ */
+void uet_engine_stop(struct uet_engine *eng)
+{
+	might_sleep();
+	spin_lock_irq(&eng->lock);
+	eng->stopped = true;
+	spin_unlock_irq(&eng->lock);
+	wait_var_event(&eng->state, READ_ONCE(eng->state) == UET_ENGINE_IDLE);
+	cancel_work_sync(&eng->work);
+}
+
+void uet_engine_start(struct uet_engine *eng)
+{
+	spin_lock_irq(&eng->lock);
+	eng->stopped = false;
+	spin_unlock_irq(&eng->lock);
+}
+
+/* Process context: hold the engine as its owner without running a pass,
+ * to read its state whole (netlink). False if it is stopped: then no
+ * pass runs and the caller's own serialisation with modify_qp decides.
+ */
+bool uet_engine_lock(struct uet_engine *eng)
+{
+	for (;;) {
+		spin_lock_irq(&eng->lock);
+		if (eng->stopped) {
+			spin_unlock_irq(&eng->lock);
+			return false;
+		}
+		if (eng->state == UET_ENGINE_IDLE) {
+			eng->state = UET_ENGINE_BUSY;
+			spin_unlock_irq(&eng->lock);
+			return true;
+		}
+		spin_unlock_irq(&eng->lock);
+		/* Passes are short and run with bottom halves off. */
+		cond_resched();
+	}
+}
+
+/* Give the engine back; what was asked of it meanwhile goes to the work. */
+void uet_engine_unlock(struct uet_engine *eng)
+{
+	uet_engine_leave(eng, false, false);
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The execution model of a QP's engine: run to completion, one owner at
+ * a time. engine.c says how; qp.c and ud.c give each QP its pass.
+ */
+#ifndef _UET_ENGINE_H
+#define _UET_ENGINE_H
+
+#include <linux/skbuff.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+
+struct uet_engine;
+
+/* One bounded pass over everything the QP has to do; true if work is
+ * left that the budget did not cover.
+ */
+typedef bool (*uet_engine_pass_t)(struct uet_engine *eng);
+
+enum uet_engine_state {
+	UET_ENGINE_IDLE,	/* no owner */
+	UET_ENGINE_BUSY,	/* an owner runs (or a reader holds it) */
+	UET_ENGINE_AGAIN,	/* ... and must make one more pass */
+};
+
+struct uet_engine {
+	/* Protects state and stopped; irq-safe: timers kick from hard
+	 * interrupt context.
+	 */
+	spinlock_t lock;
+	enum uet_engine_state state;
+	bool stopped;		/* no pass may start, nothing is queued */
+	uet_engine_pass_t pass;
+	struct work_struct work;	/* timers, budget overflow, kernel posts */
+};
+
+int uet_engine_wq_init(void);
+void uet_engine_wq_exit(void);
+
+void uet_engine_init(struct uet_engine *eng, uet_engine_pass_t pass);
+void uet_engine_run(struct uet_engine *eng);
+void uet_engine_kick(struct uet_engine *eng);
+int uet_engine_queue(struct uet_engine *eng, struct sk_buff_head *q,
+		     struct sk_buff *skb, u32 limit);
+void uet_engine_stop(struct uet_engine *eng);
+void uet_engine_start(struct uet_engine *eng);
+bool uet_engine_lock(struct uet_engine *eng);
+void uet_engine_unlock(struct uet_engine *eng);
+
+#endif /* _UET_ENGINE_H */
