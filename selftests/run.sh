@@ -3,9 +3,9 @@
 #
 # Run selftests (all *.sh here but lib*.sh and run.sh, or those named) and
 # print TAP. A test also fails if the kernel logged a splat while it ran
-# (BUG, WARNING, KASAN, lockdep, ...). With -k, a kmemleak scan after the
-# last test counts as one more test. Ends with "N passed, N failed, N skipped";
-# -o FILE also writes that line to FILE.
+# (BUG, WARNING, KASAN, lockdep, ODEBUG, a hung task, ...). With -k, a
+# kmemleak scan after the last test counts as one more test. Ends with
+# "N passed, N failed, N skipped"; -o FILE also writes that line to FILE.
 set -u
 dir=$(dirname "$(readlink -f "$0")")
 kmemleak= out=
@@ -27,7 +27,7 @@ else
 	done
 fi
 
-splat='BUG:|WARNING:|KASAN|UBSAN|Oops|general protection|possible circular locking|possible recursive locking|inconsistent lock state|lock held when returning|suspicious RCU|sleeping function called|refcount_t:|list_(add|del) corruption|stack-protector|Kernel panic'
+splat='BUG:|WARNING:|KASAN|UBSAN|Oops|general protection|possible circular locking|possible recursive locking|inconsistent lock state|lock held when returning|suspicious RCU|sleeping function called|refcount_t:|list_(add|del) corruption|stack-protector|Kernel panic|ODEBUG:|blocked for more than'
 
 kleak=/sys/kernel/debug/kmemleak
 [ -z "$kmemleak" ] || [ -w "$kleak" ] || { echo "# no kmemleak in this kernel"; kmemleak=; }
