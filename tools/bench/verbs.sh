@@ -1,31 +1,101 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Benchmark of the verbs transport (not a pass/fail test): ib_write_bw
-# 64 KiB, one QP. Boot 1: uet between two namespaces over veth, and
-# iperf3 TCP on the same veth. Boot 2 (same kernel): rdma_rxe with one
-# device in loopback, then uet in the same loopback setup. BENCH_MTU sets
-# the netdev MTU (default 1500: IB MTU 1024; 9000 gives 4096). Emulated time
-# is slow and noisy, so only the ratios within a boot mean anything.
-set -eu
+# Benchmark of the verbs transport (not a pass/fail test, not part of make
+# check): one boot of the stock kernel runs tools/bench/verbs-guest.sh,
+# which measures ib_write_bw over uet against its peers, rdma_rxe in
+# loopback and iperf3 TCP over the same veth, at each netdev MTU, and
+# profiles uet; this script prints its output and then the summary.
+#
+#   BENCH_MTU="1500 9000"  netdev MTUs (1500: path MTU 1024; 9000: 4096)
+#   BENCH_WIN=10           seconds measured per run
+#   BENCH_QUICK=1          3 s per run, to try the bench out
+#   BENCH_OUT=FILE         keep the guest's raw output there
+#
+# "verbs.sh FILE" prints the summary of such a kept output again.
+#
+# Emulated time is slow and noisy: only the ratios within a boot mean
+# anything. Both MTUs take 20 to 25 minutes on a 2-core machine.
+set -euo pipefail
 top=$(readlink -f "$(dirname "$0")/../..")
-vm=$top/tools/testing/vm/run
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+rc=0
+if [ $# -gt 0 ]; then
+	out=$1
+else
+	out=${BENCH_OUT:-$(mktemp)}
+	[ -n "${BENCH_OUT:-}" ] || trap 'rm -f "$out"' EXIT
+	out=$(realpath -m "$out")
+	cmd=$(printf 'env BENCH_MTU=%q BENCH_WIN=%q BENCH_QUICK=%q tools/bench/verbs-guest.sh' \
+		"${BENCH_MTU:-1500 9000}" "${BENCH_WIN:-10}" "${BENCH_QUICK:-}")
+	# The VM runs the command in the caller's directory.
+	cd "$top"
+	tools/testing/vm/run -k stock -t 2400 -- "$cmd" | tee "$out" || rc=$?
+fi
 
-mtu=${BENCH_MTU:-1500}
-echo "netdev MTU $mtu"
-"$vm" -k stock -t 900 -- env BENCH_MTU="$mtu" tools/bench/verbs-guest.sh pair | tee -a "$out"
-"$vm" -k stock -t 900 -- env BENCH_MTU="$mtu" tools/bench/verbs-guest.sh loop | tee -a "$out"
-
-val() { awk -v k="$1" '$1 == "result" && $2 == k { print $3 }' "$out"; }
-uv=$(val uet_veth) tcp=$(val iperf3_veth) rxe=$(val rxe_loop) ul=$(val uet_loop)
-echo
-printf '%-34s %10s\n' "measurement" "MB/s"
-printf '%-34s %10s\n' "uet ib_write_bw, veth, 2 netns" "$uv" \
-	"iperf3 TCP, same veth" "$tcp" "rxe ib_write_bw, loopback" "$rxe" \
-	"uet ib_write_bw, loopback" "$ul"
-awk -v a="$uv" -v b="$tcp" -v c="$ul" -v d="$rxe" 'BEGIN {
-	printf "uet/iperf3 (veth)    %.2f\n", a / b
-	printf "uet/rxe (loopback)   %.2f\n", c / d
-}'
+# The summary, from the guest's "result k=v ..." lines.
+want=${BENCH_WIN:-10}
+[ -z "${BENCH_QUICK:-}" ] || want=3
+awk -v want="$want" '
+function v(peer, f) { return val[key "|" peer "|" f] }
+function ratio(a, b) { return a != "" && b > 0 ? sprintf("%.2f", a / b) : "-" }
+function or_dash(x) { return x == "" ? "-" : x }
+function shape(s, q) {
+	return sprintf("%6s %d QP", s >= 1048576 ? s / 1048576 " MiB" : s / 1024 " KiB", q)
+}
+{ sub(/\r$/, "") }
+$1 == "result" {
+	delete f
+	for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+	k = f["mtu"] "|" f["size"] "|" f["qps"]
+	if (!(k in seen)) { seen[k] = 1; keys[++n] = k }
+	for (x in f) val[k "|" f["peer"] "|" x] = f[x]
+	run = sprintf("  %-8s MTU %s %s:", f["peer"], f["mtu"], shape(f["size"], f["qps"]))
+	if (f["peer"] ~ /^uet/ && f["retx"] + f["probes"] > 0)
+		retx = retx run " " f["retx"] " retransmits, " f["dup"] " duplicates, " f["probes"] " probes\n"
+	if (f["secs"] < want) short = short run " " f["secs"] " s\n"
+}
+/^perf profile:/ { prof = 1 }
+prof { profile = profile $0 "\n" }
+/^$/ { prof = 0 }
+END {
+	if (!n) { print "no results"; exit 1 }
+	print ""
+	print "Summary. MB/s of payload over the window of each run; lo: one device writing"
+	print "to itself; veth: two namespaces. Ratios: uet/rxe in loopback, uet/TCP on veth."
+	printf "%-5s %-14s %8s %8s %7s %9s %9s %7s\n", "MTU", "message", "uet lo", "rxe lo",
+		"uet/rxe", "uet veth", "TCP veth", "uet/TCP"
+	for (i = 1; i <= n; i++) {
+		key = keys[i]; split(key, p, "|")
+		printf "%-5s %-14s %8s %8s %7s %9s %9s %7s\n", p[1], shape(p[2], p[3]),
+			or_dash(v("uet-lo", "MBps")), or_dash(v("rxe-lo", "MBps")),
+			ratio(v("uet-lo", "MBps"), v("rxe-lo", "MBps")),
+			or_dash(v("uet-veth", "MBps")), or_dash(v("tcp-veth", "MBps")),
+			ratio(v("uet-veth", "MBps"), v("tcp-veth", "MBps"))
+	}
+	print ""
+	print "Per data packet: ACKs per data packet (rxe: estimated, what it sent beyond"
+	print "the data and its duplicates; TCP: veth frames, GSO) and thousands of data"
+	print "packets/s; CPU: sys + softirq of both vCPUs, microseconds per KiB of payload."
+	printf "%-5s %-14s %-30s | %-20s | %s\n", "", "", "ACKs per data packet", "kpps", "CPU us/KiB"
+	printf "%-5s %-14s %6s %8s %7s %6s | %6s %6s %6s | %6s %6s %6s %6s\n", "MTU", "message",
+		"uet lo", "uet veth", "rxe lo", "TCP", "uet lo", "veth", "rxe lo",
+		"uet lo", "rxe lo", "veth", "TCP"
+	for (i = 1; i <= n; i++) {
+		key = keys[i]; split(key, p, "|")
+		printf "%-5s %-14s %6s %8s %7s %6s | %6s %6s %6s | %6s %6s %6s %6s\n", p[1],
+			shape(p[2], p[3]),
+			or_dash(v("uet-lo", "ack")), or_dash(v("uet-veth", "ack")),
+			or_dash(v("rxe-lo", "ack")), or_dash(v("tcp-veth", "ack")),
+			or_dash(v("uet-lo", "kpps")), or_dash(v("uet-veth", "kpps")),
+			or_dash(v("rxe-lo", "kpps")),
+			or_dash(v("uet-lo", "cpu")), or_dash(v("rxe-lo", "cpu")),
+			or_dash(v("uet-veth", "cpu")), or_dash(v("tcp-veth", "cpu"))
+	}
+	print "(kpps and CPU \"veth\": uet over veth.)"
+	print ""
+	if (retx != "") printf "uet runs that retransmitted on a lossless path (in the window):\n%s", retx
+	if (short != "") printf "windows under %s s:\n%s", want, short
+	else print "every window lasted at least " want " s"
+	printf "\n%s", profile
+}' "$out"
+exit "$rc"

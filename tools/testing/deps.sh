@@ -31,6 +31,7 @@ pkgs=(
 	"linux-headers-$abi" linux-source-6.1
 	iproute2 rdma-core ibverbs-utils ibverbs-providers libibverbs-dev
 	perftest rdmacm-utils iperf3 python3-scapy libmnl-dev pkg-config iputils-ping ethtool
+	linux-perf
 	python3-yaml python3-jsonschema
 )
 
