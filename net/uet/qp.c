@@ -123,8 +123,9 @@ void uet_qp_send_cnp(struct uet_qp *qp)
 }
 
 /* What became of a packet sent on ev, for the peer's path states and the
- * QP's load balancer. An EV set aside is held for an RTT (facts.md 3.4:
- * skip for at least one RTT), the minimum RTO before a sample.
+ * QP's load balancer. An EV set aside is held for an RTT (UE 1.0
+ * §3.6.16, path-aware spraying: skip a value with ECN or NACK feedback
+ * for at least one RTT), the minimum RTO before a sample.
  */
 void uet_qp_path_signal(struct uet_qp *qp, u16 ev, enum uet_ev_sig sig,
 			u64 sent_ns, u64 now)
