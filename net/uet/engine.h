@@ -30,6 +30,8 @@ struct uet_engine {
 	spinlock_t lock;
 	enum uet_engine_state state;
 	bool stopped;		/* no pass may start, nothing is queued */
+	bool wanted;		/* uet_engine_lock() waits: owners hand over */
+	bool deferred;		/* a pass was asked for while it waited */
 	uet_engine_pass_t pass;
 	struct work_struct work;	/* timers, budget overflow, kernel posts */
 };

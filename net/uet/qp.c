@@ -339,8 +339,10 @@ static bool uet_qp_pass(struct uet_engine *eng)
 
 	if (atomic_xchg(&qp->rto_pending, 0))
 		uet_req_rto(qp);
-	/* An RTR QP sends only responses to the peer's READs and atomics. */
-	more = uet_req_run(qp, state != IB_QPS_RTR);
+	/* An RTR QP sends only responses to the peer's READs and atomics.
+	 * The receive softirq leaves sending to the work item (engine.c).
+	 */
+	more = uet_req_run(qp, state != IB_QPS_RTR, !in_serving_softirq());
 	uet_resp_ack(qp, ktime_get_ns());
 	return more || !skb_queue_empty(&qp->rxq);
 }

@@ -135,6 +135,17 @@ static inline struct uet_swqe *uet_swqe(const struct uet_req *req, u32 i)
 	return (struct uet_swqe *)(req->swq + (i & req->swq_mask) * req->swqe_size);
 }
 
+/* Start t to fire in ns from now unless it is queued already. Not
+ * hrtimer_active(): that is also true while the callback runs, and the
+ * callback's kick may be what started this very pass, which would then
+ * leave the new deadline to a timer that is about to end.
+ */
+static inline void uet_qp_timer_once(struct hrtimer *t, u64 ns)
+{
+	if (!hrtimer_is_queued(t))
+		hrtimer_start(t, ns_to_ktime(ns), HRTIMER_MODE_REL);
+}
+
 /* qp.c */
 u64 uet_qp_rnr_ns(u8 timer);
 enum ib_qp_state uet_qp_state(struct uet_qp *qp);
@@ -156,7 +167,7 @@ int uet_req_init(struct uet_qp *qp);
 void uet_req_free(struct uet_qp *qp);
 void uet_req_reset(struct uet_qp *qp);
 void uet_req_release_pkt(void *arg, u32 psn, void *cookie);
-bool uet_req_run(struct uet_qp *qp, bool sq_active);
+bool uet_req_run(struct uet_qp *qp, bool sq_active, bool may_send);
 void uet_req_rcv_ack(struct uet_qp *qp, struct sk_buff *skb);
 void uet_req_rcv_nack(struct uet_qp *qp, struct sk_buff *skb);
 void uet_req_rto(struct uet_qp *qp);

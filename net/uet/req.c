@@ -347,7 +347,7 @@ static void uet_req_arm_rto(struct uet_qp *qp, bool restart)
 	struct uet_req *req = qp->req;
 	u64 rto;
 
-	if (!restart && hrtimer_active(&qp->rto_timer))
+	if (!restart && hrtimer_is_queued(&qp->rto_timer))
 		return;
 	rto = uet_req_rto_ns(qp, req->backoff);
 	hrtimer_start(&qp->rto_timer, ns_to_ktime(rto), HRTIMER_MODE_REL);
@@ -379,9 +379,8 @@ static bool uet_req_cc_ok(struct uet_qp *qp, u32 bytes, u64 now)
 	/* The window, not the pace, holds the sender: only ACKs open it. */
 	if (at == U64_MAX)
 		qp->req->need_ack = true;
-	if (at != U64_MAX && !hrtimer_active(&qp->pace_timer))
-		hrtimer_start(&qp->pace_timer, ns_to_ktime(at - now),
-			      HRTIMER_MODE_REL);
+	if (at != U64_MAX)
+		uet_qp_timer_once(&qp->pace_timer, at - now);
 	return false;
 }
 
@@ -818,24 +817,41 @@ static void uet_req_detect_loss(struct uet_qp *qp)
 	uet_count(qp->udev, UET_CNT_RETX_SACK, marked);
 	uet_req_cc_loss(qp, now, marked, path_losses, false);
 	when = uet_pdc_tx_loss_deadline(&qp->tx, dupthresh);
-	if (when && !hrtimer_active(&qp->reo_timer))
-		hrtimer_start(&qp->reo_timer,
-			      ns_to_ktime(when > now ? when - now : 0),
-			      HRTIMER_MODE_REL);
+	if (when)
+		uet_qp_timer_once(&qp->reo_timer, when > now ? when - now : 0);
 }
 
-/* One pass of the requester; true if the budget ran out with work left. */
-bool uet_req_run(struct uet_qp *qp, bool sq_active)
+/* Might a pass send something: a loss to repair, a response we owe, a
+ * WQE not yet sent (the window or the pace may still hold them back).
+ */
+static bool uet_req_may_have_tx(struct uet_qp *qp)
+{
+	struct uet_req *req = qp->req;
+
+	return qp->tx.nlost || req->jobs_head != req->jobs_tail ||
+	       req->cur != req->tail;
+}
+
+/* One pass of the requester; true if work is left: the budget ran out,
+ * or sending was not allowed (may_send) and there may be some.
+ */
+bool uet_req_run(struct uet_qp *qp, bool sq_active, bool may_send)
 {
 	struct uet_req *req = qp->req;
 	int budget = UET_WORK_BUDGET;
+	bool tx_left = false;
+	u64 now;
 
 	uet_req_detect_loss(qp);
 	if (sq_active)
 		uet_req_fetch(qp);
 	if (!req->error && ktime_get_ns() >= req->rnr_until_ns) {
-		uet_req_resend(qp, &budget);
-		uet_req_send_new(qp, &budget);
+		if (may_send) {
+			uet_req_resend(qp, &budget);
+			uet_req_send_new(qp, &budget);
+		} else {
+			tx_left = uet_req_may_have_tx(qp);
+		}
 	}
 	uet_req_complete(qp);
 	uet_req_cc_trace(qp);
@@ -845,11 +861,10 @@ bool uet_req_run(struct uet_qp *qp, bool sq_active)
 	 */
 	if (uet_pdc_tx_inflight(&qp->tx) || req->rd_atomic)
 		uet_req_arm_rto(qp, false);
-	if (req->rnr_until_ns > ktime_get_ns() && !hrtimer_active(&qp->rnr_timer))
-		hrtimer_start(&qp->rnr_timer,
-			      ns_to_ktime(req->rnr_until_ns - ktime_get_ns()),
-			      HRTIMER_MODE_REL);
-	return !budget;
+	now = ktime_get_ns();
+	if (req->rnr_until_ns > now)
+		uet_qp_timer_once(&qp->rnr_timer, req->rnr_until_ns - now);
+	return !budget || tx_left;
 }
 
 static struct uet_swqe *uet_req_find_psn(struct uet_qp *qp, u32 psn)

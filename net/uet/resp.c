@@ -609,15 +609,12 @@ void uet_resp_ack(struct uet_qp *qp, u64 now)
 	if (!resp->ack_now && !resp->ack_pending)
 		return;
 	if (resp->ack_now || resp->ack_pending >= uet_param(qp->udev, ack_every) ||
-	    (now >= resp->ack_deadline_ns && !hrtimer_active(&qp->ack_timer))) {
+	    (now >= resp->ack_deadline_ns && !hrtimer_is_queued(&qp->ack_timer))) {
 		hrtimer_try_to_cancel(&qp->ack_timer);
 		uet_qp_send_ack(qp);
 		return;
 	}
-	if (!hrtimer_active(&qp->ack_timer))
-		hrtimer_start(&qp->ack_timer,
-			      ns_to_ktime(resp->ack_deadline_ns - now),
-			      HRTIMER_MODE_REL);
+	uet_qp_timer_once(&qp->ack_timer, resp->ack_deadline_ns - now);
 }
 
 /* The QP is in error: receive WQEs complete with a flush status. */

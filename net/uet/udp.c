@@ -441,7 +441,8 @@ int uet_udp_xmit(struct uet_dev *udev, struct sk_buff *skb,
 	 */
 	skb->dev = NULL;
 
-	rcu_read_lock();
+	/* BHs off: the route cache is per CPU (dst_cache.h). */
+	rcu_read_lock_bh();
 	switch (path->family) {
 	case AF_INET:
 		err = uet_udp_xmit4(udev->udp, udev->ndev, skb, path, sport,
@@ -455,7 +456,7 @@ int uet_udp_xmit(struct uet_dev *udev, struct sk_buff *skb,
 		err = -EAFNOSUPPORT;
 		break;
 	}
-	rcu_read_unlock();
+	rcu_read_unlock_bh();
 
 	if (err)
 		kfree_skb(skb);
