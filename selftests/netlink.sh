@@ -143,7 +143,12 @@ sys.exit(not qps) if not qps else print(qps[0]["snd_nxt"], qps[0]["inflight_byte
 # has bytes in flight.
 qp_follows() {
 	local s first nxt bytes advanced=0 inflight=0 n=0 deadline=$((SECONDS + 60))
-	wait_for 30 qp_sample || { echo "no RC QP on uet0"; return 1; }
+	wait_for 30 qp_sample || {
+		echo "no RC QP on uet0"
+		in_ns a "$UET" qp show dev uet0
+		cat "$T/bw" "$T/bw.srv"
+		return 1
+	}
 	s=$(qp_sample)
 	read -r first _ <<<"$s"
 	while [ "$SECONDS" -lt "$deadline" ]; do
@@ -164,7 +169,8 @@ in_ns b ib_write_bw --use_old_post_send -d uet1 -x "$GID_B" -s 65536 -D 600 \
 	>"$T/bw.srv" 2>&1 &
 srv=$!
 on_exit "kill $srv 2>/dev/null; wait $srv 2>/dev/null"
-step "ib_write_bw server listens" wait_for 30 tcp_listens b 18515
+bw_listens() { wait_for 30 tcp_listens b 18515 || { cat "$T/bw.srv"; false; }; }
+step "ib_write_bw server listens" bw_listens
 in_ns a ib_write_bw --use_old_post_send -d uet0 -x "$GID_A" -s 65536 -D 600 \
 	10.0.0.2 >"$T/bw" 2>&1 &
 cli=$!
