@@ -442,7 +442,8 @@ int uet_udp_xmit(struct uet_dev *udev, struct sk_buff *skb,
 	skb->dev = NULL;
 
 	/* BHs off: the route cache is per CPU (dst_cache.h). */
-	rcu_read_lock_bh();
+	local_bh_disable();
+	rcu_read_lock();
 	switch (path->family) {
 	case AF_INET:
 		err = uet_udp_xmit4(udev->udp, udev->ndev, skb, path, sport,
@@ -456,7 +457,8 @@ int uet_udp_xmit(struct uet_dev *udev, struct sk_buff *skb,
 		err = -EAFNOSUPPORT;
 		break;
 	}
-	rcu_read_unlock_bh();
+	rcu_read_unlock();
+	local_bh_enable();
 
 	if (err)
 		kfree_skb(skb);
