@@ -49,8 +49,10 @@ step "nscc: 8 x 2 MiB verified" cc_run nscc nscc $NSCC_PORT
 	cc_run dcqcn dcqcn \
 	limit $((BDP * 12)) kmin $((BDP / 5)) kmax $((BDP * 4 / 5)) trim off
 [ -n "$ONLY" ] && exit 0
-# nscc had 0.95..0.98 of R in five runs (Documentation/uet/cc.rst).
-step "nscc: utilization >= 90%" python3 -c "import sys; sys.exit(not $(cc_field nscc 1) >= 0.9)"
+# nscc had 0.95..0.98 of R in five runs (Documentation/uet/cc.rst). The
+# 90% are asked of what the emulated port could send (cc_report's busy).
+step "nscc: utilization >= 90% (port busy)" \
+	python3 -c "import sys; sys.exit(not $(cc_field nscc 10) >= 0.9)"
 step "nscc: Jain fairness >= 0.9" python3 -c "import sys; sys.exit(not $(cc_field nscc 2) >= 0.9)"
 # none's retransmissions and drops vary severalfold from run to run;
 # nscc's are a hundredth of them.
@@ -60,5 +62,6 @@ step "nscc: a quarter of none's drops or fewer" \
 	python3 -c "import sys; sys.exit(not $(cc_field nscc 6) * 4 <= $(cc_field none 6))"
 step "dcqcn: no drop" test "$(cc_field dcqcn 6)" -eq 0
 # dcqcn had 0.988..0.996 of R in three runs.
-step "dcqcn: utilization >= 90%" python3 -c "import sys; sys.exit(not $(cc_field dcqcn 1) >= 0.9)"
+step "dcqcn: utilization >= 90% (port busy)" \
+	python3 -c "import sys; sys.exit(not $(cc_field dcqcn 10) >= 0.9)"
 exit 0

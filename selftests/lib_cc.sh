@@ -98,11 +98,14 @@ while True:
 }
 
 # cc_report NAME: "util jain peak_data peak_all trimmed dropped marked retx
-# line_share". util: the port's rate against R over the time it sent the
-# middle 80% of its bytes (the start and the tail have fewer senders).
+# line_share busy". util: the port's rate against R over the time it sent
+# the middle 80% of its bytes (the start and the tail have fewer senders).
 # peak_data: the data band's highest backlog, peak_all every band's.
 # line_share: sch_uet's line_ns / busy_ns, the share of R the emulated
-# port kept up while it had packets (its timer wakes late).
+# port kept up while it had packets (its timer wakes late, and later when
+# the host loses CPU time to its hypervisor: 0.78..0.99 seen). busy: util
+# over line_share (at most 1), how much of the time the senders kept the
+# port sending, which is what congestion control answers for.
 cc_report() {
 	python3 - "$T/$1" "$RATE_MBIT" <<'PY'
 import json, sys
@@ -123,15 +126,16 @@ def g(k):
 drops = g("drop_limit") + g("drop_notrim") + g("drop_trim") + g("drop_prio")
 retx = int(open(base + ".retx").read())
 share = g("line_ns") / g("busy_ns") if g("busy_ns") else 0
+busy = min(1.0, util / share) if share else 0
 print(f"{util:.3f} {jain:.3f} {g('peak_data')} {g('peak_backlog')} {g('trimmed')} "
-      f"{drops} {g('ecn_marked')} {retx} {share:.3f}")
+      f"{drops} {g('ecn_marked')} {retx} {share:.3f} {busy:.3f}")
 PY
 }
 
 # cc_run NAME CC SCH_UET_OPTIONS...: a fresh sch_uet on sw-r (its
 # counters start at 0), every device on CC, the incast, its report logged.
 cc_run() {
-	local name=$1 cc=$2 u j p pa tr d m x s
+	local name=$1 cc=$2 u j p pa tr d m x s b
 	shift 2
 	in_ns sw tc qdisc del dev sw-r root 2>/dev/null
 	in_ns sw tc qdisc add dev sw-r root uet rate "${RATE_MBIT}mbit" "$@" ||
@@ -139,8 +143,8 @@ cc_run() {
 	cc_devs cc "$cc" || return 1
 	cc_incast "$name" || return 1
 	cc_report "$name" >"$T/$name.report" || return 1
-	read -r u j p pa tr d m x s <"$T/$name.report"
-	log "$name: utilization $u, Jain $j, peak data queue $p bytes ($(python3 -c "print(round($p / $BDP, 2), 'BDP; all bands', round($pa / $BDP, 2))") BDP), trimmed $tr, dropped $d, ECN marked $m, retransmitted $x, port at $s of R while busy"
+	read -r u j p pa tr d m x s b <"$T/$name.report"
+	log "$name: utilization $u, Jain $j, peak data queue $p bytes ($(python3 -c "print(round($p / $BDP, 2), 'BDP; all bands', round($pa / $BDP, 2))") BDP), trimmed $tr, dropped $d, ECN marked $m, retransmitted $x, port at $s of R while busy, busy $b of the time"
 }
 
 # cc_field NAME COLUMN: one number of NAME's report.

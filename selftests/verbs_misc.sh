@@ -56,7 +56,7 @@ in_ns b ib_write_bw --use_old_post_send -d uet1 -x "$(ibdev_gid_index uet1 10.0.
 wait_for 30 tcp_listens b $PORT || fail "ib_write_bw server"
 in_ns a ib_write_bw --use_old_post_send -d uet0 -x "$(ibdev_gid_index uet0 10.0.0.1)" \
 	-p $PORT -F -D 8 -s 65536 10.0.0.2 >"$T/res" 2>&1 &
-step "rdma resource show qp lists the RC QPs of both devices" wait_for 20 bash -c \
+step "rdma resource show qp lists the RC QPs of both devices" wait_for 60 bash -c \
 	'rdma resource show qp | grep -q "link uet0/1 .*type RC.*state RTS" &&
 	 rdma resource show qp | grep -q "link uet1/1 .*type RC.*state RTR"'
 rdma resource show qp | grep "type RC" | sed 's/^/# /'
