@@ -83,11 +83,18 @@ step "uet dev show in a lists uet0 bound to veth0" \
 defaults=$(dev_json a uet0)
 step "every parameter round-trips" roundtrip
 step "cc-params round-trip" ccparam
-for bad in "dscp_data 64" "mpr 0" "mpr 5000" "ack_every 0" "ack_delay_us 0" \
-	"dupthresh 65" "rto_min_us 999" "rto_linear 17" "entropy_count 0" "entropy_count 16385" \
-	"rto_min_us 5000000" "rto_max_us 19999" "cc cubic" "lb ecmp" \
-	"reps_ring 33" "cc-param base_rtt_us 0" "cc-param no_such_param 1" \
-	"ack_every 4 dscp_data 99"; do
+bad_sets=("dscp_data 64" "mpr 0" "mpr 5000" "ack_every 0" "ack_delay_us 0"
+	"dupthresh 65" "rto_min_us 999" "rto_linear 17" "entropy_count 0" "entropy_count 16385"
+	"rto_min_us 5000000" "rto_max_us 19999" "cc cubic" "lb ecmp"
+	"reps_ring 33" "cc-param base_rtt_us 0" "cc-param no_such_param 1"
+	"ack_every 4 dscp_data 99")
+# The debug kernel takes seconds per command: one of each kind there (a
+# range, two parameters together, a name, a cc-param, a set that fails
+# half-way).
+[ "${UET_VM_KERNEL:-stock}" = stock ] ||
+	bad_sets=("mpr 0" "rto_max_us 19999" "cc cubic" "cc-param base_rtt_us 0"
+	     "ack_every 4 dscp_data 99")
+for bad in "${bad_sets[@]}"; do
 	# shellcheck disable=SC2086 # word splitting makes the arguments
 	step "refused, nothing changed: $bad" refused $bad
 done
