@@ -58,7 +58,7 @@ if dbg=$("$vm/debug-kernel.sh"); then
 		t2=$(date +%s)
 		echo "== KUnit and selftests on the debug kernel"
 		# shellcheck disable=SC2086 # one word per suite
-		"$vm/run" -k debug -m 3072 -t 1800 -s "$scratch" -- \
+		"$vm/run" -k debug -m 3072 -t 2400 -s "$scratch" -- \
 			env UET_KO_DIR="$build" selftests/run.sh -k -o /mnt/debug.sum \
 			$debug_tests
 		add_summary debug "$scratch/debug.sum"
