@@ -9,10 +9,10 @@
 # shorter RTT would let dominate the delay NSCC measures.
 #
 # nscc: buffer 1 BDP, ECN from 0.2 to 0.8 BDP, trimming on (UET-CC's
-#       switch settings, facts.md 3.5), base_rtt_us and linkspeed_mbps
+#       switch settings, UE 1.0 §3.6.17), base_rtt_us and linkspeed_mbps
 #       set to this fabric's.
-# dcqcn: trimming off, the same ECN ramp, a buffer of 12 BDP, seed 001's
-#       tuning with its timers scaled to the RTT (as cc_longhaul), 2 x
+# dcqcn: trimming off, the same ECN ramp, a buffer of 12 BDP, the tuning
+#       of Documentation/uet/cc-dcqcn.rst with its timers scaled to the RTT (as cc_longhaul), 2 x
 #       32 KiB outstanding per sender.
 # none: the nscc port; shows what the window alone does.
 #
@@ -42,9 +42,9 @@ NSCC_PORT="limit $BDP kmin $((BDP / 5)) kmax $((BDP * 4 / 5)) trim on"
 [ -n "$ONLY" ] || step "none: 8 x 2 MiB verified" cc_run none none $NSCC_PORT
 step "nscc: 8 x 2 MiB verified" cc_run nscc nscc $NSCC_PORT
 # DCQCN starts at line rate: for the first RTT, before any CNP is back,
-# 8 senders send at 8 R. As seed 001's hosts, each keeps 2 x 32 KiB
-# outstanding, which a buffer of 12 BDP holds all of; DCQCN answers for
-# how little of it is used.
+# 8 senders send at 8 R. Each keeps 2 x 32 KiB outstanding (ib_write_bw
+# -t 2 -s 32K, 0.62 BDP), which a buffer of 12 BDP holds all of; DCQCN
+# answers for how little of it is used.
 [ -n "$ONLY" ] || CLIENT_OPTS="-s 32K -t 2" step "dcqcn: 8 x 2 MiB verified" \
 	cc_run dcqcn dcqcn \
 	limit $((BDP * 12)) kmin $((BDP / 5)) kmax $((BDP * 4 / 5)) trim off
