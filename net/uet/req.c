@@ -695,8 +695,8 @@ static void uet_req_send_new(struct uet_qp *qp, int *budget)
 		if (!w->npkts_sent) {
 			if (!uet_req_may_start(qp, w))
 				break;
-			if (w->rd_atomic)
-				req->rd_atomic++;
+			if (w->rd_atomic && !req->rd_atomic++)
+				req->rd_since_ns = now;
 			if (w->consumes_rmsg) {
 				w->msn = req->msn++;
 				req->rmsg++;
@@ -1089,6 +1089,12 @@ void uet_req_rto(struct uet_qp *qp)
 	 * (nor a reason for congestion control to start over).
 	 */
 	due = uet_pdc_tx_rto_due(&qp->tx, rto);
+	/* Requests acknowledged, responses still owed: the peer is alive
+	 * while they keep coming; the same timeout bounds a silence (as on
+	 * rxe, whose retransmit timer also waits for READ responses).
+	 */
+	if (!due && req->rd_atomic)
+		due = req->rd_since_ns + rto;
 	if (due > now) {
 		hrtimer_start(&qp->rto_timer, ns_to_ktime(due - now),
 			      HRTIMER_MODE_REL);
@@ -1165,6 +1171,7 @@ int uet_req_rcv_resp(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 		w->responded = true;
 	}
 	req->backoff = 0;
+	req->rd_since_ns = ktime_get_ns();
 	return 0;
 }
 
