@@ -92,6 +92,20 @@ in_ns() {
 	ip netns exec "$ns" "$@"
 }
 
+# slow_kernel_rto NS:DEV...: on the debug kernel, retransmit timeouts ten
+# times the defaults. It processes some 130 packets a second, so the
+# packets of 8 QPs in the receive backlog wait there seconds: 50 ms RTOs
+# then fire while nothing is lost, the copies deepen the queue, and
+# 7 retries (6.4 s at the defaults) ran out (ib_write_bw -q 8, RETRY_EXC).
+slow_kernel_rto() {
+	local d
+	[ "${UET_VM_KERNEL:-stock}" != stock ] || return 0
+	for d in "$@"; do
+		in_ns "${d%%:*}" "$UET_SELFTESTS/../tools/uet/uet" dev set "${d#*:}" \
+			rto_min_us 500000 rto_max_us 8000000 || fail "longer RTOs on ${d#*:}"
+	done
+}
+
 # uet_pair: hosts a (10.0.0.1 on veth0) and b (10.0.0.2 on veth1) on one
 # cable, with uet0 on veth0 and uet1 on veth1.
 uet_pair() {

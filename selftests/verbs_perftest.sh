@@ -30,6 +30,7 @@ if [ "${UET_VM_KERNEL:-stock}" != stock ]; then
 	DEBUG_SIZES="2 65536"
 fi
 uet_pair
+slow_kernel_rto a:uet0 b:uet1
 T=$(mktemp -d)
 on_exit "rm -rf $T"
 
