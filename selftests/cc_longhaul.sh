@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Long-haul scale-across (seed 001): 4 senders, each at line rate R,
+# Long-haul lossless scale-across: 4 senders, each at line rate R,
 # converge on one sch_uet port of rate R (4:1 oversubscription) at the
-# end of a long path. The seed's router settings, in units of the path
+# end of a long path. The recipe's router settings, in units of the path
 # RTT: buffer 2.5 x RTT, ECN from Kmin = 0.75 x RTT to Kmax = 1.5 x RTT,
 # no trimming; its NIC tuning: rp_min_dec_fac 95, rp_clamp_tgt_rate 1,
 # rp_time_reset_us a few RTTs; its hosts: 0.5 to 2 BDP outstanding per
@@ -17,7 +17,7 @@
 # the emulated hosts' own milliseconds, a faster port in their CPU.
 # Cables have MTU 9000, the devices 4 KiB (lib_cc.sh).
 #
-# dcqcn on the seed's settings; then nscc on the same fabric with the
+# dcqcn on the recipe's settings; then nscc on the same fabric with the
 # buffer (and the ECN ramp) halved. KEEP=DIR keeps samples and reports.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_cc.sh"
@@ -45,7 +45,7 @@ step "dcqcn: no drop" test "$(cc_field dcqcn 6)" -eq 0
 # drained (1 - line_share) x R x RTT less of it.
 step "dcqcn: peak queue (all bands) at most 2.2 x RTT (+ what the port lagged)" \
 	python3 -c "import sys; sys.exit(not $(cc_field dcqcn 4) <= (3.2 - $(cc_field dcqcn 9)) * $BDP)"
-# The seed's 97%: 0.981..0.990 in five runs (Documentation/uet/cc.rst).
+# The recipe's 97%: 0.981..0.990 in five runs (Documentation/uet/cc.rst).
 # The emulated port itself sends at 0.78..0.99 of R while it has packets
 # (line_share): the 95% are asked of what it could send (busy).
 step "dcqcn: utilization >= 95% (port busy)" \

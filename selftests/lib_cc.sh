@@ -15,7 +15,7 @@ cc_devs() {
 	done
 }
 
-# cc_dcqcn_tuning RTT_US: DCQCN on every device as seed 001 tuned it
+# cc_dcqcn_tuning RTT_US: DCQCN on every device tuned for long haul
 # (cuts of 5% at most, the target clamped to the cut rate), with the
 # firmware's microsecond timers scaled to RTT_US: alpha every RTT/4; rate
 # increases, small steps, and at most one cut per RTT. The marks of one

@@ -57,7 +57,7 @@ done
 T=$(mktemp -d)
 on_exit "rm -rf $T"
 # rate N MBIT: spine N's port towards b at MBIT, set as UET-CC recommends
-# for its bandwidth-delay product (facts.md 3.5), with two BDPs of buffer
+# for its bandwidth-delay product (UE 1.0 3.6.17), with two BDPs of buffer
 # rather than one: the emulated port's timer wakes late and bursts.
 rate() {
 	local bdp=$(($2 * 1000000 / 8 * RTT_US / 1000000))

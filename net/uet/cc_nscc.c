@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * NSCC, the Ultra Ethernet sender-based window control (UE spec 1.0
- * section 3.6.13, from SMaRTT and STrack; facts.md section 3.3), as the
+ * section 3.6.13, from SMaRTT and STrack), as the
  * spec's pseudocode and the UEC htsim (uec.cpp) write it. ECN and the
  * queueing delay pick one of four quadrants per ACK: proportional
  * increase (with fast increase), fair increase, multiplicative decrease,

@@ -6,7 +6,7 @@
  * for an RTT: reordering and congestion lose packets on good paths too,
  * and there packets sent after the lost one still arrive. Losses with
  * nothing delivered after them mark the path broken until a probe gets
- * through (MRC's failure avoidance, seed 002).
+ * through (the fast path-failure avoidance of OCP MRC 1.0).
  */
 #include <linux/errno.h>
 #include <linux/overflow.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Load balancing algorithms (facts.md section 3.4).
+ * Load balancing algorithms (UE 1.0 section 3.6.16; the REPS paper).
  *
  * "single" keeps one entropy value per QP, so the fabric's ECMP hash pins
  * the QP to one path, as RoCE does; it moves to another value only when

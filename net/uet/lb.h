@@ -19,11 +19,11 @@
 #define UET_LB_EV_FIRST		0xc000
 #define UET_LB_EV_SPACE		0x4000
 /* A spray set of 256 values: UET's oblivious spraying wants >= 256
- * (facts.md section 3.4, spec 3.6.16).
+ * (UE 1.0 section 3.6.16).
  */
 #define UET_LB_EV_COUNT_DEFAULT	256
 /* REPS: a ring of 8 recyclable values, 16 values explored on leaving
- * freeze, freeze left after 10 ms (facts.md section 3.4: UE spec 3.6.16
+ * freeze, freeze left after 10 ms (UE 1.0 section 3.6.16
  * and htsim's UecMpReps).
  */
 #define UET_LB_REPS_RING_MAX	32

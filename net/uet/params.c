@@ -11,8 +11,8 @@ void uet_params_init(struct uet_params *p)
 	u32 i, j;
 
 	/* DSCPs: AF31 for data, AF32 for retransmissions (a class sch_uet
-	 * serves first), CS6 for control as RoCE NICs send their CNPs (the
-	 * DCQCN notes in facts.md), AF33 for trimmed packets; the same
+	 * serves first), CS6 for control as NVIDIA's RoCE NICs send their
+	 * CNPs (DSCP 48), AF33 for trimmed packets; the same
 	 * values are sch_uet's defaults (Documentation/uet/sch_uet.rst).
 	 */
 	p->dscp_data = 26;
@@ -20,7 +20,7 @@ void uet_params_init(struct uet_params *p)
 	p->dscp_control = 48;
 	p->dscp_trimmed = 30;
 	/* A few BDP of a 100 Gb/s, 10 us fabric in 4 KiB packets, which is
-	 * what NSCC's MaxWnd of 1.5 BDP needs with headroom (facts.md 3.3).
+	 * what NSCC's MaxWnd of 1.5 BDP needs with headroom (UE 1.0 3.6.13).
 	 */
 	p->mpr = 256;
 	/* Coalescing that keeps ACK traffic near 1/16 of data, as a NIC

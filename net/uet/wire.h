@@ -97,7 +97,7 @@ struct uet_pds_ackx_hdr {
 
 #define UET_ACKX_F_ENTROPY	0x01	/* entropy is valid */
 
-/* ACK_CC cc_state for cc_type NSCC (facts.md 3.2): service_time:16 |
+/* ACK_CC cc_state for cc_type NSCC (UE 1.0 PDS ACK_CC): service_time:16 |
  * rc:1 | rcv_cwnd_pend:7 | rcvd_bytes:24 | ooo_count:16. uet fills the
  * service time, in microseconds (our unit: the spec text at hand gives
  * none), and leaves the rest 0.
