@@ -108,10 +108,19 @@ step "slow spine, lb reps: 16 MiB WRITE verified" run reps 16M
 for lb in spray reps; do
 	log "$lb: $(stat $lb '"%.2f R on the spines, %.2f R of payload, %d resent; per spine: %s" % (rate, good, resent, " ".join("%.1f%%" % (s * 100) for s in shares))')"
 done
-step "slow spine: reps puts less than 22% on it (an equal share is 25%)" \
-	python3 -c "import sys; sys.exit(not $(stat reps 'shares[0]') < 0.22)"
-step "slow spine: reps carries more than an equal share's cap (2 R)" \
-	python3 -c "import sys; sys.exit(not $(stat reps 'rate') > $SPINES * 0.5)"
+# Only a full slow spine tells the paths apart: spray must have loaded it
+# to 90% of its R/2. A slow host cannot (CI, once: spray 1.03 R in all,
+# the slow spine at 0.50 of its rate, reps even there 1.52 R).
+fill=$(stat spray 'shares[0] * rate / 0.5')
+log "spray loaded the slow spine to $(printf %.2f "$fill") of its rate"
+if python3 -c "import sys; sys.exit(not $fill >= 0.9)"; then
+	step "slow spine: reps puts less than 22% on it (an equal share is 25%)" \
+		python3 -c "import sys; sys.exit(not $(stat reps 'shares[0]') < 0.22)"
+	step "slow spine: reps carries more than an equal share's cap (2 R)" \
+		python3 -c "import sys; sys.exit(not $(stat reps 'rate') > $SPINES * 0.5)"
+else
+	log "the host could not fill the fabric: the two slow-spine checks say nothing, not run"
+fi
 rate 1 $RATE_MBIT || fail "spine 1 back to R"
 
 # path_json: uet0's entropy values, one JSON array.
