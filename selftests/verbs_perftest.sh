@@ -26,9 +26,10 @@ declare -A SWEEPS=([1500]="ib_write_bw ib_send_bw" [9000]="ib_read_bw")
 # The debug kernel moves some 0.3 MB/s: it runs a sample of the sizes, each
 # on its own with perftest's minimum of 5 messages, at one MTU.
 DEBUG_SIZES=
+# Its clock is worse for perftest too (see retry_pair).
 if [ "${UET_VM_KERNEL:-stock}" != stock ]; then
 	ITERS=5 MTUS=1500 PP_SIZES="1 4096"
-	DEBUG_SIZES="2 65536"
+	DEBUG_SIZES="2 65536" RETRIES=8
 fi
 uet_pair
 slow_kernel_rto a:uet0 b:uet1
@@ -72,14 +73,42 @@ run_pair() {
 	return 1
 }
 
-# retry_pair OUT TOOL ARGS...: run_pair until perftest gets its report.
+# rx_sum: bytes both devices received.
+rx_sum() { echo $(($(uet_counter uet0 rx_bytes) + $(uet_counter uet1 rx_bytes))); }
+
+# payload ARGS...: the bytes perftest ARGS move at least (-s, -n, -q).
+payload() {
+	local s=2 n=1 q=1
+	while [ $# -gt 1 ]; do
+		case $1 in
+		-s) s=$2 ;;
+		-n) n=$2 ;;
+		-q) q=$2 ;;
+		esac
+		shift
+	done
+	echo $((s * n * q))
+}
+
+# retry_pair OUT TOOL ARGS...: run_pair until perftest gets its report. On
+# the debug kernel, whose clock perftest fails to calibrate most of the
+# time (r^2 0.6 against its 0.9), a run both sides finished but for the
+# report counts once the devices received what it moves.
 retry_pair() {
-	local i rc
+	local i rc rx0
+	rm -f "$1.noreport"
 	for ((i = 1; i <= RETRIES; i++)); do
+		rx0=$(rx_sum)
 		run_pair "$@" && return 0
 		rc=$?
 		[ "$rc" -eq 2 ] || return 1
 		echo "# $2 ${*:3}: clock calibration failed (try $i)" >>"$T/calib"
+		if [ -n "$DEBUG_SIZES" ] && [[ $2 != *_lat ]] &&
+			[ $(($(rx_sum) - rx0)) -ge "$(payload "${@:3}")" ]; then
+			echo "# $2 ${*:3}: no report, $(($(rx_sum) - rx0)) bytes received"
+			touch "$1.noreport"
+			return 0
+		fi
 	done
 	echo "$2: perftest could not calibrate its clock in $RETRIES tries"
 	cat "$1"
@@ -137,10 +166,11 @@ bw_sizes() {
 	: >"$T/bw"
 	for s in $2; do
 		retry_pair "$T/one" "$tool" -s "$s" -n 5 || return 1
+		[ ! -e "$T/one.noreport" ] || continue
 		bw_lines "$T/one" >>"$T/bw"
 		n=$((n + 1))
 	done
-	check_bw "$tool -s $2" "$n"
+	[ "$n" -eq 0 ] || check_bw "$tool -s $2" "$n"
 }
 
 # bw_one TOOL ARGS...: one size, one nonzero rate.
@@ -148,6 +178,7 @@ bw_one() {
 	local tool=$1
 	shift
 	retry_pair "$T/one" "$tool" "$@" || return 1
+	[ ! -e "$T/one.noreport" ] || return 0
 	bw_lines "$T/one" >"$T/bw"
 	check_bw "$tool $*" 1
 }
