@@ -118,16 +118,23 @@ bw_report() {
 
 # bw_side_ok RC FILE: one side of ib_send_bw succeeded, or failed only at
 # its report because it could not calibrate its clock, which emulated CPUs
-# make frequent.
-bw_side_ok() { [ "$1" = 0 ] || grep -q "Can't produce a report" "$2"; }
+# make frequent, or reported all messages and then waited, until killed,
+# for the closing handshake of a peer that had quit so.
+bw_side_ok() {
+	[ "$1" = 0 ] || grep -q "Can't produce a report" "$2" ||
+		{ [ "$1" -ge 124 ] && bw_report "$2"; }
+}
 
 # send_bw_pair: ib_send_bw through an rdma_cm connected QP. The data went
-# through once both sides finished and either reported it; a run where
-# neither could report is tried again, up to 4 times.
+# through once both sides finished and either reported it, or, where
+# neither could (the debug kernel's clock failed perftest's calibration
+# in 4 tries of 4, r^2 0.61..0.63), uet1 received at least the messages'
+# bytes; else it is tried again, up to 4 times.
 send_bw_pair() {
-	local srv crc src try
+	local srv crc src try rx0 rx
 	for try in 1 2 3 4; do
-		in_ns b timeout 120 ib_send_bw -R -d uet1 --use_old_post_send -n "$BW_ITERS" \
+		rx0=$(port_stat uet1 rx_bytes)
+		ip netns exec b timeout 120 ib_send_bw -R -d uet1 --use_old_post_send -n "$BW_ITERS" \
 			>"$T/bw.srv" 2>&1 &
 		srv=$!
 		if ! wait_for 30 listening ib_send_bw; then
@@ -140,21 +147,22 @@ send_bw_pair() {
 		crc=0 src=0
 		in_ns a timeout 120 ib_send_bw -R -d uet0 --use_old_post_send -n "$BW_ITERS" \
 			10.0.0.2 >"$T/bw.cli" 2>&1 || crc=$?
+		# A server whose client quit may wait for it for ever. (Started
+		# by ip netns exec, not in_ns: $! is then timeout itself, which
+		# passes the signal on.)
+		[ "$crc" = 0 ] || wait_for 10 bash -c "! kill -0 $srv" || kill "$srv"
 		wait "$srv" || src=$?
-		# A server that could not calibrate quits without perftest's
-		# closing handshake, and its client waits for it until killed:
-		# the client's report of all its messages is the evidence then.
-		if [ "$crc" = 124 ] && grep -q "Can't produce a report" "$T/bw.srv" &&
-			bw_report "$T/bw.cli"; then
-			echo "# $(awk '$1 == 65536 { print $4 " MB/s" }' "$T/bw.cli") (the server could not calibrate its clock)"
-			return 0
-		fi
 		bw_side_ok "$crc" "$T/bw.cli" && bw_side_ok "$src" "$T/bw.srv" || break
 		if bw_report "$T/bw.cli"; then
 			echo "# $(awk '$1 == 65536 { print $4 " MB/s" }' "$T/bw.cli")"
 			return 0
 		fi
 		bw_report "$T/bw.srv" && return 0
+		rx=$(($(port_stat uet1 rx_bytes) - rx0))
+		if [ "$rx" -ge $((BW_ITERS * 65536)) ]; then
+			echo "# no report (neither side could calibrate its clock); uet1 received $rx bytes"
+			return 0
+		fi
 	done
 	echo "client (exit $crc):"
 	cat "$T/bw.cli"
