@@ -12,8 +12,8 @@
 #       switch settings, UE 1.0 §3.6.17), base_rtt_us and linkspeed_mbps
 #       set to this fabric's.
 # dcqcn: trimming off, the same ECN ramp, a buffer of 12 BDP, the tuning
-#       of Documentation/uet/cc-dcqcn.rst with its timers scaled to the RTT (as cc_longhaul), 2 x
-#       32 KiB outstanding per sender.
+#       of Documentation/uet/cc-dcqcn.rst with its timers scaled to the
+#       RTT (as cc_longhaul), 2 x 32 KiB outstanding per sender.
 # none: the nscc port; shows what the window alone does.
 #
 # ONLY=1 runs nscc alone; KEEP=DIR keeps the samples and reports.

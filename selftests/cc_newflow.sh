@@ -82,12 +82,7 @@ log "ok: the new flow's 4 MiB WRITE verified"
 wait "$old" || { cat "$T/cli1"; fail "h1's 24 MiB WRITE"; }
 log "ok: the old flow's 24 MiB WRITE verified"
 
-in_ns sw tc -s -j qdisc show dev sw-r >"$T/tc" || fail "tc -s on sw-r"
-line=$(python3 -c '
-import json, sys
-q = json.load(open(sys.argv[1]))[0]
-x = {**q.get("xstats", {}), **q}
-print(round(x["line_ns"] / x["busy_ns"], 3))' "$T/tc") ||
+line=$(python3 -c "print(round($(qdisc_stat sw sw-r line_ns) / $(qdisc_stat sw sw-r busy_ns), 3))") ||
 	fail "sch_uet's line_ns and busy_ns"
 log "the port sent at $line of R while busy"
 

@@ -95,17 +95,19 @@ payload() {
 # time (r^2 0.6 against its 0.9), a run both sides finished but for the
 # report counts once the devices received what it moves.
 retry_pair() {
-	local i rc rx0
+	local i rc rx0 rx lenient=
+	[ "${UET_VM_KERNEL:-stock}" = stock ] || [[ $2 == *_lat ]] || lenient=1
 	rm -f "$1.noreport"
 	for ((i = 1; i <= RETRIES; i++)); do
-		rx0=$(rx_sum)
+		[ -z "$lenient" ] || rx0=$(rx_sum)
 		run_pair "$@" && return 0
 		rc=$?
 		[ "$rc" -eq 2 ] || return 1
 		echo "# $2 ${*:3}: clock calibration failed (try $i)" >>"$T/calib"
-		if [ -n "$DEBUG_SIZES" ] && [[ $2 != *_lat ]] &&
-			[ $(($(rx_sum) - rx0)) -ge "$(payload "${@:3}")" ]; then
-			echo "# $2 ${*:3}: no report, $(($(rx_sum) - rx0)) bytes received"
+		[ -n "$lenient" ] || continue
+		rx=$(($(rx_sum) - rx0))
+		if [ "$rx" -ge "$(payload "${@:3}")" ]; then
+			echo "# $2 ${*:3}: no report, $rx bytes received"
 			touch "$1.noreport"
 			return 0
 		fi

@@ -76,8 +76,8 @@ struct uet_req {
 	u32 seq;		/* next request id */
 	u32 msn;		/* next receive-consuming message number */
 	u32 rd_atomic;		/* READ/atomics outstanding */
-	u64 rd_since_ns;	/* last one started or response: their wait's start */
 	u32 rmsg;		/* receive-consuming messages outstanding */
+	u64 rd_since_ns;	/* last one started or response: their wait's start */
 
 	/* Responses we owe the peer. */
 	struct uet_rjob *jobs;
