@@ -5,10 +5,11 @@
 # print TAP. A test also fails if the kernel logged a splat while it ran
 # (BUG, WARNING, KASAN, lockdep, ODEBUG, a hung task, ...). With -k, a
 # kmemleak scan after the last test counts as one more test. Ends with
-# "N passed, N failed, N skipped"; -o FILE also writes that line to FILE.
+# "N passed, N failed, N skipped"; -o FILE also writes that line to FILE,
+# and after it "failed: NAME..." (the suites that failed, if any).
 set -u
 dir=$(dirname "$(readlink -f "$0")")
-kmemleak= out=
+kmemleak='' out=''
 while getopts ko: opt; do
 	case $opt in
 	k) kmemleak=1 ;;
@@ -34,7 +35,7 @@ kleak=/sys/kernel/debug/kmemleak
 [ -z "$kmemleak" ] || echo clear >"$kleak"
 
 total=$((${#tests[@]} + ${kmemleak:-0}))
-pass=0 failed=0 skipped=0 n=0
+pass=0 failed=0 skipped=0 n=0 failed_names=
 echo "TAP version 13"
 echo "1..$total"
 
@@ -43,7 +44,7 @@ result() {
 	case $1 in
 	0) pass=$((pass + 1)); echo "ok $n $2" ;;
 	4) skipped=$((skipped + 1)); echo "ok $n $2 # SKIP" ;;
-	*) failed=$((failed + 1)); echo "not ok $n $2" ;;
+	*) failed=$((failed + 1)) failed_names+=" $2"; echo "not ok $n $2" ;;
 	esac
 }
 
@@ -79,5 +80,6 @@ fi
 
 line="$pass passed, $failed failed, $skipped skipped"
 echo "$line"
-[ -z "$out" ] || echo "$line" >"$out"
+# FILE's second line names what failed, for make check's last lines.
+[ -z "$out" ] || printf '%s\nfailed:%s\n' "$line" "$failed_names" >"$out"
 [ "$failed" -eq 0 ]

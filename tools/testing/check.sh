@@ -25,17 +25,21 @@ debug_tests="kunit.sh netlink.sh verbs_access.sh verbs_misc.sh verbs_netem.sh
 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-passed=0 failed=0 skipped=0
+passed=0 failed=0 skipped=0 failed_names=
 
-# add_summary NAME FILE: fold one VM's "N passed, N failed, N skipped" into the total.
+# add_summary NAME FILE: fold one VM's "N passed, N failed, N skipped" into
+# the total, and the names of its failed suites (FILE's second line).
 add_summary() {
-	local p f s
-	if ! read -r p _ f _ s _ <"$2" 2>/dev/null; then
+	local p f s names
+	if ! [ -r "$2" ] || ! { read -r p _ f _ s _ && read -r _ names; } <"$2"; then
 		echo "check: the $1 run produced no summary"
-		failed=$((failed + 1))
+		failed=$((failed + 1)) failed_names+=" $1:summary"
 		return
 	fi
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+	for n in $names; do
+		failed_names+=" $1:$n"
+	done
 }
 
 t0=$(date +%s)
@@ -64,13 +68,14 @@ if dbg=$("$vm/debug-kernel.sh"); then
 		add_summary debug "$scratch/debug.sum"
 	else
 		echo "check: building the modules against the debug kernel failed"
-		failed=$((failed + 1))
+		failed=$((failed + 1)) failed_names+=" debug:modules"
 	fi
 else
 	echo "check: the debug kernel did not build"
-	failed=$((failed + 1))
+	failed=$((failed + 1)) failed_names+=" debug:kernel"
 fi
 t3=$(date +%s)
 echo "== times: stock run $((t1 - t0)) s, debug kernel + modules $((${t2:-$t3} - t1)) s, debug run $((t3 - ${t2:-$t3})) s"
+[ -z "$failed_names" ] || echo "== failed:$failed_names"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
