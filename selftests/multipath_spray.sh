@@ -11,11 +11,12 @@
 # each spine 25% +- 2.7% (one sigma) of them, the busiest spine then capping
 # the QP; 4096 give +- 0.7%. Rates are the spines' byte counters minus the
 # retransmitted packets, over the transfer's wall-clock time: only ratios
-# to R matter.
+# to R matter. 4 R stays below what the engine can send: at R = 12 Mbit/s
+# a CI machine slower than ours sprayed 2.4 R, its CPU the limit.
 . "$(dirname "$0")/lib.sh"
 
 require_stock_kernel
-SPINES=4 RATE_MBIT=12 BYTES=24M EVS=4096
+SPINES=4 RATE_MBIT=5 BYTES=8M EVS=4096
 # Bytes of a full data packet on the wire at path MTU 1024: Ethernet, IPv4,
 # UDP, PDS and verbs headers, payload.
 PKT=$((14 + 20 + 8 + 12 + 36 + 1024))
@@ -25,10 +26,11 @@ sch_uet_load
 uet_load
 in_ns a rdma link add uet0 type uet netdev a0 || fail "rdma link add uet0"
 in_ns b rdma link add uet1 type uet netdev b0 || fail "rdma link add uet1"
-# A spine's 128 KiB hold 87 ms of packets at R, and without congestion
+# A spine's 64 KiB hold 105 ms of packets at R, and without congestion
 # control lb single fills them: an RTO must start above that. At the
 # default 50 ms, RTOs took the QP's value for broken and moved it to other
-# spines (2.7% 12.4% 84.9% 0.0%); at 200 ms it stayed, 3 runs of 3.
+# spines (2.7% 12.4% 84.9% 0.0%, when 128 KiB held 87 ms); at 200 ms it
+# stayed, 3 runs of 3.
 for d in a:uet0 b:uet1; do
 	in_ns "${d%:*}" "$UET" dev set "${d#*:}" rto_min_us 200000 ||
 		fail "rto_min_us 200000 on ${d#*:}"
@@ -37,7 +39,7 @@ T=$(mktemp -d)
 on_exit "rm -rf $T"
 for ((i = 1; i <= SPINES; i++)); do
 	in_ns "s$i" tc qdisc add dev "s$i-b" root uet rate "${RATE_MBIT}mbit" \
-		limit 131072 || fail "sch_uet on spine $i"
+		limit 65536 || fail "sch_uet on spine $i"
 done
 log "$SPINES spines at R = $RATE_MBIT Mbit/s each"
 
@@ -86,12 +88,12 @@ sys.exit(not eval(sys.argv[3]))
 PY
 }
 
-step "lb single: 24 MiB WRITE verified" run single
+step "lb single: 8 MiB WRITE verified" run single
 log "$(report single)"
 step "lb single: one spine carries it all (>= 95%)" check single "max(shares) >= 0.95"
 step "lb single: at most 1.05 R" check single "rate <= 1.05"
 
-step "lb spray: 24 MiB WRITE verified" run spray
+step "lb spray: 8 MiB WRITE verified" run spray
 log "$(report spray)"
 step "lb spray: each spine carries 25% +- 10% of it" \
 	check spray "all(abs(s - 0.25) <= 0.025 for s in shares)"
