@@ -31,6 +31,8 @@ int uet_pdc_tx_init(struct uet_pdc_tx *tx, u32 win, u32 isn)
 	tx->nxt = isn;
 	tx->sacked_hi = isn;
 	tx->nlost = 0;
+	tx->nlost_rto = 0;
+	tx->rto_credit = 0;
 	tx->nsacked = 0;
 	tx->acked_hi = isn;
 	tx->inflight_bytes = 0;
@@ -73,6 +75,7 @@ void uet_pdc_tx_drop_all(struct uet_pdc_tx *tx, uet_pdc_release_t release,
 	tx->sacked_hi = tx->nxt;
 	tx->acked_hi = tx->nxt;
 	tx->nlost = 0;
+	tx->nlost_rto = 0;
 	tx->nsacked = 0;
 	tx->inflight_bytes = 0;
 	tx->lost_bytes = 0;
@@ -107,6 +110,8 @@ static int uet_pdc_tx_mark_acked(struct uet_pdc_tx *tx, u32 psn,
 	if (pkt->flags & UET_PDC_LOST) {
 		tx->nlost--;
 		tx->lost_bytes -= pkt->bytes;
+		if (pkt->flags & UET_PDC_RTO)
+			tx->nlost_rto--;
 	}
 	pkt->flags = UET_PDC_ACKED;
 	tx->nsacked++;
@@ -156,6 +161,11 @@ int uet_pdc_tx_ack(struct uet_pdc_tx *tx, u32 cack, u32 sack_base,
 	}
 	if (uet_psn_before(tx->sacked_hi, tx->una))
 		tx->sacked_hi = tx->una;
+	/* Slow start through what a timeout marked (RFC 5681 §3.1): each
+	 * packet acknowledged lets out two.
+	 */
+	if (tx->nlost_rto)
+		tx->rto_credit = min(tx->rto_credit + 2 * newly, tx->win);
 	return newly;
 }
 
@@ -195,6 +205,8 @@ static bool uet_pdc_tx_mark_lost(struct uet_pdc_tx *tx, u32 psn, u8 why)
 	pkt->flags |= UET_PDC_LOST | why;
 	tx->nlost++;
 	tx->lost_bytes += pkt->bytes;
+	if (why & UET_PDC_RTO)
+		tx->nlost_rto++;
 	if (tx->path_failed && tx->path_failed(tx->path_arg, pkt))
 		tx->path_losses++;
 	return true;
@@ -315,6 +327,15 @@ u32 uet_pdc_tx_timeout(struct uet_pdc_tx *tx, u64 now, u64 rto_ns)
 	for (psn = tx->una; psn != tx->nxt; psn++)
 		if (now - uet_pdc_tx_pkt(tx, psn)->sent_ns >= rto_ns)
 			marked += uet_pdc_tx_mark_lost(tx, psn, UET_PDC_RTO);
+	/* What it marked goes out as ACKs come back, one packet first, as
+	 * TCP restarts from a loss window of one (RFC 5681 §3.1). A timeout
+	 * that only a slow receiver or a long queue caused is answered by
+	 * the ACKs of the originals, which take the marks off the rest
+	 * (what F-RTO, RFC 5682, finds out; the SACK says it at once), so it
+	 * costs one packet, not the window.
+	 */
+	if (marked)
+		tx->rto_credit = 1;
 	return marked;
 }
 
@@ -337,15 +358,20 @@ u64 uet_pdc_tx_rto_due(const struct uet_pdc_tx *tx, u64 rto_ns)
 	return due;
 }
 
-/* Earliest packet marked lost: the hole that blocks the window most. */
+/* Earliest packet marked lost that may be resent now (what a timeout
+ * marked waits for rto_credit): the hole that blocks the window most.
+ */
 bool uet_pdc_tx_next_lost(const struct uet_pdc_tx *tx, u32 *psn)
 {
+	u32 ready = tx->rto_credit ? tx->nlost : tx->nlost - tx->nlost_rto;
 	u32 p;
+	u8 f;
 
-	if (!tx->nlost)
+	if (!ready)
 		return false;
 	for (p = tx->una; p != tx->nxt; p++) {
-		if (uet_pdc_tx_pkt(tx, p)->flags & UET_PDC_LOST) {
+		f = uet_pdc_tx_pkt(tx, p)->flags;
+		if ((f & UET_PDC_LOST) && (tx->rto_credit || !(f & UET_PDC_RTO))) {
 			*psn = p;
 			return true;
 		}
@@ -358,6 +384,11 @@ void uet_pdc_tx_resent(struct uet_pdc_tx *tx, u32 psn, u64 now)
 	struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(tx, psn);
 
 	if (pkt->flags & UET_PDC_LOST) {
+		if (pkt->flags & UET_PDC_RTO) {
+			tx->nlost_rto--;
+			if (tx->rto_credit)
+				tx->rto_credit--;
+		}
 		pkt->flags &= ~(UET_PDC_LOST | UET_PDC_TRIMMED | UET_PDC_RTO);
 		tx->nlost--;
 		tx->lost_bytes -= pkt->bytes;

@@ -47,6 +47,10 @@ struct uet_pdc_tx {
 				 * its first transmission
 				 */
 	u32 nlost;		/* packets marked lost, not yet resent */
+	u32 nlost_rto;		/* ... of them by a timeout */
+	u32 rto_credit;		/* resends of those allowed before more ACKs
+				 * come (uet_pdc_tx_timeout())
+				 */
 	u32 nsacked;		/* packets acknowledged at or past una */
 	u32 acked_hi;		/* one past the highest PSN acknowledged */
 	u64 inflight_bytes;	/* bytes of the packets not acknowledged */

@@ -165,11 +165,72 @@ static void uet_pdc_loss_rules_test(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, uet_pdc_tx_next_lost(&tx, &psn));
 	KUNIT_EXPECT_EQ(test, psn, ISN + 1);
 	uet_pdc_tx_resent(&tx, psn, 30 * MS);
+	/* One resend, then what an ACK lets out. */
+	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_next_lost(&tx, &psn));
+	uet_pdc_tx_ack(&tx, ISN + 1, ISN + 2, 0, uet_pdc_test_release, &rel);
 	KUNIT_ASSERT_TRUE(test, uet_pdc_tx_next_lost(&tx, &psn));
 	KUNIT_EXPECT_EQ(test, psn, ISN + 8);
 	uet_pdc_tx_resent(&tx, psn, 30 * MS);
 	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_next_lost(&tx, &psn));
 	uet_pdc_tx_free(&tx, uet_pdc_test_release, &rel);
+}
+
+/* After a timeout: one resend, then two per packet acknowledged; the
+ * ACKs of originals that were only late leave nothing to resend; a NACK
+ * goes out whatever the timeout waits for.
+ */
+static void uet_pdc_rto_recovery_test(struct kunit *test)
+{
+	struct uet_pdc_test_rel rel = {};
+	struct uet_pdc_tx tx;
+	u32 i, psn, n;
+
+	KUNIT_ASSERT_EQ(test, uet_pdc_tx_init(&tx, 64, ISN), 0);
+	for (i = 0; i < 16; i++)
+		uet_pdc_tx_push(&tx, &rel, 100, 0);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_timeout(&tx, 10 * MS, 10 * MS), 16U);
+	KUNIT_ASSERT_TRUE(test, uet_pdc_tx_next_lost(&tx, &psn));
+	KUNIT_EXPECT_EQ(test, psn, ISN);
+	uet_pdc_tx_resent(&tx, psn, 10 * MS);
+	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_next_lost(&tx, &psn));
+	/* Spurious: every original arrived. */
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_ack(&tx, ISN + 15, ISN + 16, 0,
+					     uet_pdc_test_release, &rel), 16);
+	KUNIT_EXPECT_EQ(test, tx.nlost, 0U);
+	KUNIT_EXPECT_EQ(test, tx.nlost_rto, 0U);
+	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_next_lost(&tx, &psn));
+
+	/* Lost: one resend, and a NACKed packet goes out meanwhile. */
+	for (i = 0; i < 16; i++)
+		uet_pdc_tx_push(&tx, &rel, 100, 20 * MS);
+	uet_pdc_tx_push(&tx, &rel, 100, 25 * MS);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_timeout(&tx, 30 * MS, 10 * MS), 16U);
+	KUNIT_EXPECT_TRUE(test, uet_pdc_tx_nack(&tx, ISN + 32, false));
+	KUNIT_ASSERT_TRUE(test, uet_pdc_tx_next_lost(&tx, &psn));
+	KUNIT_EXPECT_EQ(test, psn, ISN + 16);
+	uet_pdc_tx_resent(&tx, psn, 30 * MS);
+	KUNIT_ASSERT_TRUE(test, uet_pdc_tx_next_lost(&tx, &psn));
+	KUNIT_EXPECT_EQ(test, psn, ISN + 32);
+	uet_pdc_tx_resent(&tx, psn, 30 * MS);
+	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_next_lost(&tx, &psn));
+	/* Two acknowledged let out 4, those 4 let out 8. */
+	uet_pdc_tx_ack(&tx, ISN + 16, ISN + 17, BIT_ULL(15),
+		       uet_pdc_test_release, &rel);
+	psn = ISN + 17;
+	for (i = 4; i <= 8; i *= 2) {
+		u32 from = psn;
+
+		for (n = 0; uet_pdc_tx_next_lost(&tx, &psn); n++) {
+			KUNIT_EXPECT_EQ(test, psn, from + n);
+			uet_pdc_tx_resent(&tx, psn, 30 * MS);
+		}
+		KUNIT_EXPECT_EQ(test, n, i);
+		psn = from + n;
+		uet_pdc_tx_ack(&tx, psn - 1, psn, 0, uet_pdc_test_release, &rel);
+	}
+	KUNIT_EXPECT_EQ(test, tx.nlost_rto, 3U);
+	uet_pdc_tx_free(&tx, uet_pdc_test_release, &rel);
+	KUNIT_EXPECT_EQ(test, rel.count, 33U);
 }
 
 static void uet_pdc_overtake_test(struct kunit *test)
@@ -352,6 +413,7 @@ static struct kunit_case uet_pdc_cases[] = {
 	KUNIT_CASE(uet_pdc_overtake_test),
 	KUNIT_CASE(uet_pdc_reo_learn_test),
 	KUNIT_CASE(uet_pdc_rto_test),
+	KUNIT_CASE(uet_pdc_rto_recovery_test),
 	KUNIT_CASE(uet_pdc_rx_test),
 	KUNIT_CASE(uet_pdc_end_to_end_test),
 	{}
