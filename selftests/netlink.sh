@@ -88,12 +88,10 @@ bad_sets=("dscp_data 64" "mpr 0" "mpr 5000" "ack_every 0" "ack_delay_us 0"
 	"rto_min_us 5000000" "rto_max_us 19999" "cc cubic" "lb ecmp"
 	"reps_ring 33" "cc-param base_rtt_us 0" "cc-param no_such_param 1"
 	"ack_every 4 dscp_data 99")
-# The debug kernel takes seconds per command: one of each kind there (a
-# range, two parameters together, a name, a cc-param, a set that fails
-# half-way).
+# The debug kernel takes 5-10 s per command: there, a rule between two
+# parameters, a cc-param and a set that fails half-way.
 [ "${UET_VM_KERNEL:-stock}" = stock ] ||
-	bad_sets=("mpr 0" "rto_max_us 19999" "cc cubic" "cc-param base_rtt_us 0"
-	     "ack_every 4 dscp_data 99")
+	bad_sets=("rto_max_us 19999" "cc-param base_rtt_us 0" "ack_every 4 dscp_data 99")
 for bad in "${bad_sets[@]}"; do
 	# shellcheck disable=SC2086 # word splitting makes the arguments
 	step "refused, nothing changed: $bad" refused $bad
@@ -105,20 +103,23 @@ unknown() {
 }
 step "an unknown device is refused with a message" unknown
 
-step "without CAP_NET_ADMIN, uet dev set is refused" \
-	bash -c "ip netns exec a setpriv --reuid=65534 --regid=65534 --clear-groups \
-		$UET dev set uet0 ack_every 4 2>&1 | grep -q 'Operation not permitted'"
-step "... and changed nothing" test "$(dev_json a uet0 | jfield ack_every)" = 8
-step "without CAP_NET_ADMIN, uet dev show works" \
-	in_ns a setpriv --reuid=65534 --regid=65534 --clear-groups "$UET" dev show uet0
+# Permissions and namespaces, which no traffic changes: on stock only.
+if [ "${UET_VM_KERNEL:-stock}" = stock ]; then
+	step "without CAP_NET_ADMIN, uet dev set is refused" \
+		bash -c "ip netns exec a setpriv --reuid=65534 --regid=65534 --clear-groups \
+			$UET dev set uet0 ack_every 4 2>&1 | grep -q 'Operation not permitted'"
+	step "... and changed nothing" test "$(dev_json a uet0 | jfield ack_every)" = 8
+	step "without CAP_NET_ADMIN, uet dev show works" \
+		in_ns a setpriv --reuid=65534 --regid=65534 --clear-groups "$UET" dev show uet0
 
-step "namespace b sees uet1 only" \
-	test "$(in_ns b "$UET" -j dev show | python3 -c \
-		'import json, sys; print(" ".join(d["dev"] for d in json.load(sys.stdin)))')" = uet1
-step_fails "namespace b cannot show uet0" in_ns b "$UET" dev show uet0
-step_fails "namespace b cannot set uet0" in_ns b "$UET" dev set uet0 ack_every 4
-step "the initial namespace sees no uet device" \
-	test "$("$UET" -j dev show)" = "[]"
+	step "namespace b sees uet1 only" \
+		test "$(in_ns b "$UET" -j dev show | python3 -c \
+			'import json, sys; print(" ".join(d["dev"] for d in json.load(sys.stdin)))')" = uet1
+	step_fails "namespace b cannot show uet0" in_ns b "$UET" dev show uet0
+	step_fails "namespace b cannot set uet0" in_ns b "$UET" dev set uet0 ack_every 4
+	step "the initial namespace sees no uet device" \
+		test "$("$UET" -j dev show)" = "[]"
+fi
 
 # Back to the defaults for the traffic below.
 restore() {

