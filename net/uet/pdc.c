@@ -33,6 +33,7 @@ int uet_pdc_tx_init(struct uet_pdc_tx *tx, u32 win, u32 isn)
 	tx->nlost = 0;
 	tx->nlost_rto = 0;
 	tx->rto_credit = 0;
+	tx->rto_late = false;
 	tx->nsacked = 0;
 	tx->acked_hi = isn;
 	tx->inflight_bytes = 0;
@@ -110,8 +111,10 @@ static int uet_pdc_tx_mark_acked(struct uet_pdc_tx *tx, u32 psn,
 	if (pkt->flags & UET_PDC_LOST) {
 		tx->nlost--;
 		tx->lost_bytes -= pkt->bytes;
-		if (pkt->flags & UET_PDC_RTO)
+		if (pkt->flags & UET_PDC_RTO) {
 			tx->nlost_rto--;
+			tx->rto_late = true;
+		}
 	}
 	pkt->flags = UET_PDC_ACKED;
 	tx->nsacked++;
@@ -161,11 +164,15 @@ int uet_pdc_tx_ack(struct uet_pdc_tx *tx, u32 cack, u32 sack_base,
 	}
 	if (uet_psn_before(tx->sacked_hi, tx->una))
 		tx->sacked_hi = tx->una;
-	/* Slow start through what a timeout marked (RFC 5681 §3.1): each
-	 * packet acknowledged lets out two.
+	/* What a timeout marked and did not resend yet: if an original it
+	 * marked got there, the window was late, not lost, and its ACKs are
+	 * on their way; two go out per packet acknowledged meanwhile, in
+	 * case some were lost after all. If only what was resent is
+	 * acknowledged, the rest is lost as well and goes at once.
 	 */
-	if (tx->nlost_rto)
-		tx->rto_credit = min(tx->rto_credit + 2 * newly, tx->win);
+	if (tx->nlost_rto && newly)
+		tx->rto_credit = tx->rto_late ?
+				 min(tx->rto_credit + 2 * newly, tx->win) : tx->win;
 	return newly;
 }
 
@@ -327,15 +334,16 @@ u32 uet_pdc_tx_timeout(struct uet_pdc_tx *tx, u64 now, u64 rto_ns)
 	for (psn = tx->una; psn != tx->nxt; psn++)
 		if (now - uet_pdc_tx_pkt(tx, psn)->sent_ns >= rto_ns)
 			marked += uet_pdc_tx_mark_lost(tx, psn, UET_PDC_RTO);
-	/* What it marked goes out as ACKs come back, one packet first, as
-	 * TCP restarts from a loss window of one (RFC 5681 §3.1). A timeout
-	 * that only a slow receiver or a long queue caused is answered by
-	 * the ACKs of the originals, which take the marks off the rest
-	 * (what F-RTO, RFC 5682, finds out; the SACK says it at once), so it
-	 * costs one packet, not the window.
+	/* One packet of what it marked goes out, and the ACKs that follow
+	 * say whether the rest was lost or only late (F-RTO, RFC 5682, with
+	 * the SACK to tell them apart; uet_pdc_tx_ack()): a timeout that a
+	 * slow receiver or a long queue caused costs a packet, not the
+	 * window.
 	 */
-	if (marked)
+	if (marked) {
 		tx->rto_credit = 1;
+		tx->rto_late = false;
+	}
 	return marked;
 }
 

@@ -51,6 +51,9 @@ struct uet_pdc_tx {
 	u32 rto_credit;		/* resends of those allowed before more ACKs
 				 * come (uet_pdc_tx_timeout())
 				 */
+	bool rto_late;		/* since the last timeout, an original it
+				 * marked was acknowledged
+				 */
 	u32 nsacked;		/* packets acknowledged at or past una */
 	u32 acked_hi;		/* one past the highest PSN acknowledged */
 	u64 inflight_bytes;	/* bytes of the packets not acknowledged */

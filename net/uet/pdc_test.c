@@ -175,9 +175,10 @@ static void uet_pdc_loss_rules_test(struct kunit *test)
 	uet_pdc_tx_free(&tx, uet_pdc_test_release, &rel);
 }
 
-/* After a timeout: one resend, then two per packet acknowledged; the
- * ACKs of originals that were only late leave nothing to resend; a NACK
- * goes out whatever the timeout waits for.
+/* After a timeout one packet is resent. ACKs of originals it marked say
+ * the window was late: what is left goes two per packet acknowledged.
+ * ACKs of resent packets alone say it was lost: the rest goes at once. A
+ * NACKed packet never waits.
  */
 static void uet_pdc_rto_recovery_test(struct kunit *test)
 {
@@ -193,14 +194,21 @@ static void uet_pdc_rto_recovery_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, psn, ISN);
 	uet_pdc_tx_resent(&tx, psn, 10 * MS);
 	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_next_lost(&tx, &psn));
-	/* Spurious: every original arrived. */
-	KUNIT_EXPECT_EQ(test, uet_pdc_tx_ack(&tx, ISN + 15, ISN + 16, 0,
-					     uet_pdc_test_release, &rel), 16);
+	/* Late: two originals arrived, then the rest of them. */
+	uet_pdc_tx_ack(&tx, ISN + 1, ISN + 2, 0, uet_pdc_test_release, &rel);
+	for (n = 0; uet_pdc_tx_next_lost(&tx, &psn); n++) {
+		KUNIT_EXPECT_EQ(test, psn, ISN + 2 + n);
+		uet_pdc_tx_resent(&tx, psn, 11 * MS);
+	}
+	KUNIT_EXPECT_EQ(test, n, 4U);
+	uet_pdc_tx_ack(&tx, ISN + 15, ISN + 16, 0, uet_pdc_test_release, &rel);
 	KUNIT_EXPECT_EQ(test, tx.nlost, 0U);
 	KUNIT_EXPECT_EQ(test, tx.nlost_rto, 0U);
 	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_next_lost(&tx, &psn));
 
-	/* Lost: one resend, and a NACKed packet goes out meanwhile. */
+	/* Lost: the resent packet is acknowledged alone; a NACKed one goes
+	 * out while the timeout's marks wait.
+	 */
 	for (i = 0; i < 16; i++)
 		uet_pdc_tx_push(&tx, &rel, 100, 20 * MS);
 	uet_pdc_tx_push(&tx, &rel, 100, 25 * MS);
@@ -213,22 +221,14 @@ static void uet_pdc_rto_recovery_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, psn, ISN + 32);
 	uet_pdc_tx_resent(&tx, psn, 30 * MS);
 	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_next_lost(&tx, &psn));
-	/* Two acknowledged let out 4, those 4 let out 8. */
 	uet_pdc_tx_ack(&tx, ISN + 16, ISN + 17, BIT_ULL(15),
 		       uet_pdc_test_release, &rel);
-	psn = ISN + 17;
-	for (i = 4; i <= 8; i *= 2) {
-		u32 from = psn;
-
-		for (n = 0; uet_pdc_tx_next_lost(&tx, &psn); n++) {
-			KUNIT_EXPECT_EQ(test, psn, from + n);
-			uet_pdc_tx_resent(&tx, psn, 30 * MS);
-		}
-		KUNIT_EXPECT_EQ(test, n, i);
-		psn = from + n;
-		uet_pdc_tx_ack(&tx, psn - 1, psn, 0, uet_pdc_test_release, &rel);
+	for (n = 0; uet_pdc_tx_next_lost(&tx, &psn); n++) {
+		KUNIT_EXPECT_EQ(test, psn, ISN + 17 + n);
+		uet_pdc_tx_resent(&tx, psn, 31 * MS);
 	}
-	KUNIT_EXPECT_EQ(test, tx.nlost_rto, 3U);
+	KUNIT_EXPECT_EQ(test, n, 15U);
+	KUNIT_EXPECT_EQ(test, tx.nlost_rto, 0U);
 	uet_pdc_tx_free(&tx, uet_pdc_test_release, &rel);
 	KUNIT_EXPECT_EQ(test, rel.count, 33U);
 }
