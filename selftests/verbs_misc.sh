@@ -12,8 +12,8 @@
 PORT=18515
 # Messages of 64 KiB per run (NECN through the marking port): the debug
 # kernel moves 0.1-0.3 MB/s, 100 of them took it 30-60 s a run.
-N64K=100 NECN=50
-[ "${UET_VM_KERNEL:-stock}" = stock ] || N64K=20 NECN=10
+N64K=100 NECN=50 DUR=8
+[ "${UET_VM_KERNEL:-stock}" = stock ] || N64K=20 NECN=10 DUR=30
 ns_add a b
 veth_link a veth0 10.0.0.1/24 b veth1 10.0.0.2/24 || fail "veth pair"
 ip -n a addr add fd00::1/64 dev veth0 nodad
@@ -55,13 +55,16 @@ step "ib_send_bw with completion events (-e)" perf events 10.0.0.1 10.0.0.2 \
 step "ib_send_bw over IPv6 GIDs" perf v6 fd00::1 fd00::2 \
 	ib_send_bw -s 65536 -n "$N64K"
 
-# A transfer long enough to look at its QPs.
+# A transfer long enough to look at its QPs, while each look costs the
+# debug kernel seconds: there, on a host running at half its usual speed,
+# 8 s of it were not seen within 60 s (whether they came too late or went
+# between two looks, the log did not say).
 in_ns b ib_write_bw --use_old_post_send -d uet1 -x "$(ibdev_gid_index uet1 10.0.0.2)" \
-	-p $PORT -F -D 8 -s 65536 >"$T/res.srv" 2>&1 &
+	-p $PORT -F -D "$DUR" -s 65536 >"$T/res.srv" 2>&1 &
 wait_for 30 tcp_listens b $PORT || fail "ib_write_bw server"
 in_ns a ib_write_bw --use_old_post_send -d uet0 -x "$(ibdev_gid_index uet0 10.0.0.1)" \
-	-p $PORT -F -D 8 -s 65536 10.0.0.2 >"$T/res" 2>&1 &
-step "rdma resource show qp lists the RC QPs of both devices" wait_for 60 bash -c \
+	-p $PORT -F -D "$DUR" -s 65536 10.0.0.2 >"$T/res" 2>&1 &
+step "rdma resource show qp lists the RC QPs of both devices" wait_for 180 bash -c \
 	'rdma resource show qp | grep -q "link uet0/1 .*type RC.*state RTS" &&
 	 rdma resource show qp | grep -q "link uet1/1 .*type RC.*state RTR"'
 rdma resource show qp | grep "type RC" | sed 's/^/# /'
