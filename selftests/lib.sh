@@ -99,7 +99,7 @@ in_ns() {
 # 7 retries (6.4 s at the defaults) ran out (ib_write_bw -q 8, RETRY_EXC).
 slow_kernel_rto() {
 	local d
-	[ "${UET_VM_KERNEL:-stock}" != stock ] || return 0
+	stock_kernel && return 0
 	for d in "$@"; do
 		in_ns "${d%%:*}" "$UET_SELFTESTS/../tools/uet/uet" dev set "${d#*:}" \
 			rto_min_us 500000 rto_max_us 8000000 || fail "longer RTOs on ${d#*:}"
@@ -224,9 +224,12 @@ print([q for q in json.load(sys.stdin) if q["kind"] == "uet"][0][sys.argv[1]])' 
 qdisc_idle() { in_ns "$1" tc -s qdisc show dev "$2" | grep -q "backlog 0b 0p"; }
 export -f qdisc_stat qdisc_idle
 
+# stock_kernel: the VM runs the stock kernel, not the debug one.
+stock_kernel() { [ "${UET_VM_KERNEL:-stock}" = stock ]; }
+
 # Throughput means nothing under KASAN and lockdep: measure it on stock only.
 require_stock_kernel() {
-	[ "${UET_VM_KERNEL:-stock}" = stock ] || skip "throughput is measured on the stock kernel only"
+	stock_kernel || skip "throughput is measured on the stock kernel only"
 }
 
 # ibdev_gid_index DEV ADDR: index of ADDR in port 1's GID table (an IPv4

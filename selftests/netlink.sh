@@ -90,7 +90,7 @@ bad_sets=("dscp_data 64" "mpr 0" "mpr 5000" "ack_every 0" "ack_delay_us 0"
 	"ack_every 4 dscp_data 99")
 # The debug kernel takes 5-10 s per command: there, a rule between two
 # parameters, a cc-param and a set that fails half-way.
-[ "${UET_VM_KERNEL:-stock}" = stock ] ||
+stock_kernel ||
 	bad_sets=("rto_max_us 19999" "cc-param base_rtt_us 0" "ack_every 4 dscp_data 99")
 for bad in "${bad_sets[@]}"; do
 	# shellcheck disable=SC2086 # word splitting makes the arguments
@@ -104,7 +104,7 @@ unknown() {
 step "an unknown device is refused with a message" unknown
 
 # Permissions and namespaces, which no traffic changes: on stock only.
-if [ "${UET_VM_KERNEL:-stock}" = stock ]; then
+if stock_kernel; then
 	step "without CAP_NET_ADMIN, uet dev set is refused" \
 		bash -c "ip netns exec a setpriv --reuid=65534 --regid=65534 --clear-groups \
 			$UET dev set uet0 ack_every 4 2>&1 | grep -q 'Operation not permitted'"
@@ -215,7 +215,7 @@ on_exit "echo 0 >$TR/events/uet/enable; echo >$TR/trace"
 # Some 50 retransmissions in 1 MiB, which is what the debug kernel moves
 # in 4 to 10 s.
 lossy=4M
-[ "${UET_VM_KERNEL:-stock}" = stock ] || lossy=1M
+stock_kernel || lossy=1M
 before=$(($(uet_counter uet0 retransmits) + $(uet_counter uet1 retransmits)))
 step "$lossy WRITE over 5% loss: every byte verified" \
 	uet_verify b uet1 a uet0 10.0.0.2 "$T/verify" -o write -b "$lossy" -T 300

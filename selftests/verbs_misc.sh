@@ -13,7 +13,7 @@ PORT=18515
 # Messages of 64 KiB per run (NECN through the marking port): the debug
 # kernel moves 0.1-0.3 MB/s, 100 of them took it 30-60 s a run.
 N64K=100 NECN=50 DUR=8
-[ "${UET_VM_KERNEL:-stock}" = stock ] || N64K=20 NECN=10 DUR=30
+stock_kernel || N64K=20 NECN=10 DUR=30
 ns_add a b
 veth_link a veth0 10.0.0.1/24 b veth1 10.0.0.2/24 || fail "veth pair"
 ip -n a addr add fd00::1/64 dev veth0 nodad
@@ -73,7 +73,7 @@ wait
 # ECN: a slow switch port that marks every ECT packet leaving a backlog.
 # The debug kernel sends too slowly to build a queue at 50 Mbit/s.
 rate=50mbit
-[ "${UET_VM_KERNEL:-stock}" = stock ] || rate=2mbit
+stock_kernel || rate=2mbit
 sch_uet_load
 ip -n a link set veth0 txqueuelen 1000
 step "sch_uet on veth0 ($rate) marks every packet" \

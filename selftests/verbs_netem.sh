@@ -17,7 +17,7 @@
 # once, duplicates): all four took 327 s there. UET_NETEM_BYTES overrides
 # the size.
 BYTES=32M CASES="loss reorder duplicate lossreorder"
-[ "${UET_VM_KERNEL:-stock}" = stock ] || BYTES=1M CASES="lossreorder duplicate"
+stock_kernel || BYTES=1M CASES="lossreorder duplicate"
 BYTES=${UET_NETEM_BYTES:-$BYTES}
 modprobe sch_netem || skip "no sch_netem"
 uet_pair

@@ -30,7 +30,7 @@ ONE_QP=1
 # by side, WRITE and READ on 8 QPs with perftest's minimum of 5 messages,
 # and one verified ibv_rc_pingpong, at one MTU. (SEND and WRITE run on one
 # QP in verbs_misc there; 12 runs here took 440 s of a CI run.)
-if [ "${UET_VM_KERNEL:-stock}" != stock ]; then
+if ! stock_kernel; then
 	ITERS=5 MTUS=1500 PP_SIZES=4096 BW_TOOLS="ib_write_bw ib_read_bw"
 	LAT_TOOLS='' ONE_QP=''
 	# Its clock is worse for perftest too (see retry_pair).
@@ -101,7 +101,7 @@ payload() {
 # report counts once the devices received what it moves.
 retry_pair() {
 	local i rc rx0 rx lenient=
-	[ "${UET_VM_KERNEL:-stock}" = stock ] || [[ $2 == *_lat ]] || lenient=1
+	stock_kernel || [[ $2 == *_lat ]] || lenient=1
 	rm -f "$1.noreport"
 	for ((i = 1; i <= RETRIES; i++)); do
 		[ -z "$lenient" ] || rx0=$(rx_sum)

@@ -174,7 +174,7 @@ step "rping -v -V -C 10 over IPv6 carries the expected data" rping_pair fd00::2
 step "ucmatose, 4 connections over IPv4" ucmatose_pair 10.0.0.2
 # The debug kernel takes some 30 s to start a pair of programs: rping has
 # shown it connections over IPv6 and rdma_cm QPs moving data.
-if [ "${UET_VM_KERNEL:-stock}" = stock ]; then
+if stock_kernel; then
 	step "ucmatose, 4 connections over IPv6" ucmatose_pair fd00::2
 	step "ib_send_bw -R (rdma_cm QP)" send_bw_pair
 fi

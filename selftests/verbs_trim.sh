@@ -17,7 +17,7 @@
 # the queue while retransmissions overtake them look lost.
 RATE=50mbit LIMIT=16384 MSG=32K BYTES=4M TRIM_DSCP=30
 # The debug kernel sends its bursts slower than the port drains them.
-[ "${UET_VM_KERNEL:-stock}" = stock ] || skip "the debug kernel cannot fill the port"
+stock_kernel || skip "the debug kernel cannot fill the port"
 sch_uet_load
 uet_pair
 T=$(mktemp -d)

@@ -30,7 +30,7 @@ passed=0 failed=0 skipped=0 failed_names=
 # add_summary NAME FILE: fold one VM's "N passed, N failed, N skipped" into
 # the total, and the names of its failed suites (FILE's second line).
 add_summary() {
-	local p f s names
+	local p f s names n
 	if ! [ -r "$2" ] || ! { read -r p _ f _ s _ && read -r _ names; } <"$2"; then
 		echo "check: the $1 run produced no summary"
 		failed=$((failed + 1)) failed_names+=" $1:summary"
