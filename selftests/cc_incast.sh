@@ -20,7 +20,7 @@
 #
 # Utilization is the port's rate while it sent the middle 80% of its
 # bytes (the start and the tail have fewer senders), against R. Every
-# cable has MTU 9000: the devices run the spec's 4 KiB MTU.
+# cable has MTU 4204: the devices run the spec's 4 KiB MTU.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_cc.sh"
 

@@ -15,7 +15,7 @@
 # RTT is about 21 ms and R x RTT = 105000 bytes; 4 x 4 MiB take about
 # 160 RTTs at line rate. What the VM sustains: a shorter RTT drowns in
 # the emulated hosts' own milliseconds, a faster port in their CPU.
-# Cables have MTU 9000, the devices 4 KiB (lib_cc.sh).
+# Cables have MTU 4204, the devices 4 KiB (lib_cc.sh).
 #
 # dcqcn on the recipe's settings; then nscc on the same fabric with the
 # buffer (and the ECN ramp) halved. KEEP=DIR keeps samples and reports.

@@ -24,7 +24,9 @@ RATE_MBIT=40 DELAY_MS=20
 RTT_US=$((DELAY_MS * 1000 + 1000))
 BDP=$((RATE_MBIT * 1000000 / 8 * RTT_US / 1000000))
 UET=$UET_SELFTESTS/../tools/uet/uet
-star 2 || fail "star fabric"
+# Cables of 1024 + 108 bytes make RC packets of 1 KiB payload, as this
+# test was tuned with (uet's headers take 108 bytes at most).
+star 2 $((1024 + 108)) || fail "star fabric"
 in_ns r sysctl -qw net.ipv4.ip_forward=1 || fail "r forwards"
 ns_add d1 d2
 for i in 1 2; do
@@ -38,8 +40,11 @@ uet_load
 for n in h1 h2 d1 d2; do
 	in_ns $n rdma link add "uet$n" type uet netdev "$n-0" ||
 		fail "rdma link add uet$n"
+	# ack_delay_us 50: the ACK per packet (at 0.8 ms spacing) this
+	# test was tuned with.
 	in_ns $n "$UET" dev set "uet$n" cc nscc cc-param nscc.base_rtt_us $RTT_US \
-		cc-param nscc.linkspeed_mbps $RATE_MBIT || fail "nscc on uet$n"
+		cc-param nscc.linkspeed_mbps $RATE_MBIT ack_delay_us 50 ||
+		fail "nscc on uet$n"
 done
 in_ns r tc qdisc add dev r0 root netem delay ${DELAY_MS}ms limit 10000 ||
 	fail "netem on r0"

@@ -31,20 +31,24 @@ cc_dcqcn_tuning() {
 }
 
 # cc_fabric DELAY_MS: the star, a uet device on every host, netem holding
-# r's packets (the ACKs and CNPs) DELAY_MS to stretch the RTT. Jumbo
-# frames give the devices the 4 KiB MTU of the spec's reference network
-# (NSCC's increments are in MTUs) and the emulated hosts a quarter of
-# the packets to handle.
+# r's packets (the ACKs and CNPs) DELAY_MS to stretch the RTT. Cables of
+# 4096 + 108 bytes (uet's worst-case headers) make RC packets of 4 KiB
+# payload, the MTU of the spec's reference network (NSCC's increments
+# are in MTUs), and give the emulated hosts a quarter of the packets of
+# 1500-byte frames to handle.
 cc_fabric() {
 	local i
-	star "$N" 9000 || return 1
+	star "$N" $((4096 + 108)) || return 1
 	sch_uet_load
 	uet_load
 	in_ns r rdma link add uetr type uet netdev r0 || return 1
 	for ((i = 1; i <= N; i++)); do
 		in_ns "h$i" rdma link add "uet$i" type uet netdev "h$i-0" || return 1
 	done
-	in_ns r tc qdisc add dev r0 root netem delay "${1}ms" limit 10000
+	in_ns r tc qdisc add dev r0 root netem delay "${1}ms" limit 10000 || return 1
+	# The ACKs these suites were tuned with: at most 50 us held, which
+	# at their packet spacing (0.8 ms) is an ACK per packet.
+	cc_devs ack_delay_us 50
 }
 
 # cc_incast NAME: the N verified WRITEs at once; per sender MB/s in

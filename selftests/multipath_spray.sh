@@ -17,9 +17,10 @@
 
 require_stock_kernel
 SPINES=4 RATE_MBIT=5 BYTES=8M EVS=4096
-# Bytes of a full data packet on the wire at path MTU 1024: Ethernet, IPv4,
-# UDP, PDS and verbs headers, payload.
-PKT=$((14 + 20 + 8 + 12 + 36 + 1024))
+# Bytes of a full data packet on the wire: Ethernet, IPv4, UDP, PDS and
+# verbs headers, and the payload an RC packet carries at netdev MTU 1500
+# (what is left after 108 bytes of worst-case headers).
+PKT=$((14 + 20 + 8 + 12 + 36 + 1500 - 108))
 UET=$UET_SELFTESTS/../tools/uet/uet
 leaf_spine $SPINES || fail "leaf-spine fabric"
 sch_uet_load

@@ -34,6 +34,10 @@ struct uet_engine {
 	bool deferred;		/* a pass was asked for while it waited */
 	uet_engine_pass_t pass;
 	struct work_struct work;	/* timers, budget overflow, kernel posts */
+	/* Where the work runs: the CPU of the last pass in process context
+	 * (a hint, read and written without the lock).
+	 */
+	int cpu;
 };
 
 int uet_engine_wq_init(void);

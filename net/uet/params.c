@@ -27,7 +27,11 @@ void uet_params_init(struct uet_params *p)
 	 * acknowledging every 64 KiB of 4 KiB packets does.
 	 */
 	p->ack_every = 16;
-	p->ack_delay_us = 50;
+	/* No source gives one. The hold adapts to the packets' spacing
+	 * (resp.c); this caps it at a fifth of the default rto_min_us, so
+	 * that a sender's timer never waits on a held ACK.
+	 */
+	p->ack_delay_us = 10000;
 	/* TCP's duplicate-ACK threshold (RFC 5681) for the SACK loss rule. */
 	p->dupthresh = 3;
 	p->nack_reorder_pkts = 16;

@@ -42,7 +42,7 @@ static void uet_peer_probe(struct uet_dev *udev, u16 ev, bool answer,
 	skb_trim(skb, n);
 	if (uet_udp_xmit(udev, skb, path, ev,
 			 uet_qp_tos(uet_param(udev, dscp_control), false),
-			 NULL))
+			 NULL, false))
 		return;
 	uet_inc(udev, answer ? UET_CNT_PROBE_ANSWERED : UET_CNT_PROBE_TX);
 }

@@ -64,62 +64,13 @@ int uet_qp_xmit(struct uet_qp *qp, struct sk_buff *skb, u8 tos, u16 entropy)
 	int err;
 
 	trace_uet_tx(udev->ibdev.index, qp->ibqp.qp_num, skb, tos);
-	err = uet_udp_xmit(udev, skb, &qp->path, entropy, tos, &qp->dst_cache);
+	err = uet_udp_xmit(udev, skb, &qp->path, entropy, tos, &qp->dst_cache,
+			   true);
 	if (!err) {
 		uet_inc(udev, UET_CNT_TX_PKTS);
 		uet_count(udev, UET_CNT_TX_BYTES, len);
 	}
 	return err;
-}
-
-/* The entropy value of a control packet (ACK, NACK, CNP): the next of
- * the peer's set that looks usable, so control packets spread over every
- * path and a dead one costs only the few that took it, not every ACK.
- * Owned by the work, like the load balancer.
- */
-static u16 uet_qp_ctl_entropy(struct uet_qp *qp)
-{
-	const struct uet_ev_table *t = qp->peer ? qp->peer->evt : NULL;
-	u64 now = ktime_get_ns();
-	int tries;
-	u16 ev;
-
-	if (!t)
-		return qp->entropy;
-	for (tries = 0; tries < 4; tries++) {
-		ev = t->base + qp->ctl_seq++ % t->count;
-		if (uet_ev_usable(t, ev, now))
-			break;
-	}
-	return ev;
-}
-
-/* DCQCN's notification point: a CE-marked packet arrived. At most one
- * CNP per QP per np_min_time_between_cnps_us, and only when this QP runs
- * DCQCN itself (both ends are set up alike, as RoCE NICs are).
- */
-void uet_qp_send_cnp(struct uet_qp *qp)
-{
-	u64 now = ktime_get_ns(), gap;
-	struct sk_buff *skb;
-	int i;
-
-	if (qp->cc.ops != &uet_cc_dcqcn)
-		return;
-	i = uet_cc_param_index(qp->cc.ops, "np_min_time_between_cnps_us");
-	gap = i < 0 ? 0 : (u64)qp->cc.params[i] * NSEC_PER_USEC;
-	if (qp->cnp_sent_ns && now - qp->cnp_sent_ns < gap)
-		return;
-	skb = uet_qp_alloc_skb(qp, sizeof(struct uet_pds_ctl_hdr));
-	if (!skb)
-		return;
-	uet_cnp_pack(qp->ibqp.qp_num, qp->dest_qpn,
-		     skb_put(skb, sizeof(struct uet_pds_ctl_hdr)),
-		     sizeof(struct uet_pds_ctl_hdr));
-	qp->cnp_sent_ns = now;
-	uet_inc(qp->udev, UET_CNT_CNP_TX);
-	uet_qp_xmit(qp, skb, uet_qp_tos(uet_param(qp->udev, dscp_control), false),
-		    uet_qp_ctl_entropy(qp));
 }
 
 /* What became of a packet sent on ev, for the peer's path states and the
@@ -160,7 +111,7 @@ static void uet_qp_cc_start(struct uet_qp *qp, const struct uet_cc_ops *ops)
 
 	for (i = 0; i < UET_CC_PARAMS_MAX; i++)
 		params[i] = READ_ONCE(qp->udev->params.cc_params[idx][i]);
-	uet_cc_init(&qp->cc, ops, (qp->mtu ?: 1024) + UET_DATA_HDR_LEN, params,
+	uet_cc_init(&qp->cc, ops, qp->seg + UET_DATA_HDR_LEN, params,
 		    ktime_get_ns());
 	qp->cc_traced = 0;
 }
@@ -178,93 +129,6 @@ static void uet_qp_lb_start(struct uet_qp *qp, const struct uet_lb_ops *ops)
 	uet_lb_init(&qp->lb, ops, hash_32(qp->ibqp.qp_num << 16 | qp->dest_qpn, 32),
 		    evt->base, evt->count, evt, &conf);
 	qp->entropy = qp->lb.cur;
-}
-
-int uet_qp_send_ack(struct uet_qp *qp)
-{
-	struct uet_resp *resp = qp->resp;
-	struct uet_pds_ack ack = {
-		.spdcid = qp->ibqp.qp_num,
-		.dpdcid = qp->dest_qpn,
-	};
-	struct sk_buff *skb;
-	int copies, err = 0;
-	u64 service_us;
-	u32 base;
-	s32 off;
-
-	uet_pdc_rx_sack(&qp->rx, resp->ack_psn, &ack.cack_psn, &base,
-			&ack.sack_bitmap);
-	off = resp->ack_psn - ack.cack_psn;
-	ack.ack_psn_offset = clamp_t(s32, off, S16_MIN, S16_MAX);
-	ack.sack_psn_offset = base - ack.cack_psn;
-	ack.mpr = min_t(u32, qp->rx.win, U8_MAX);
-	if (resp->ack_ecn)
-		ack.flags |= UET_PDS_ACK_F_ECN;
-	if (resp->ack_dup)
-		ack.flags |= UET_PDS_ACK_F_DUP;
-	ack.ccx = true;
-	ack.ccx_flags = UET_ACKX_F_ENTROPY;
-	ack.entropy = resp->ack_ev;
-	/* How long the packet that triggered it waited here (coalescing,
-	 * a busy host): the sender takes it off its RTT sample, so delay
-	 * means queues in the network (NSCC's service time).
-	 */
-	service_us = div_u64(ktime_get_ns() - resp->ack_rx_ns, NSEC_PER_USEC);
-	ack.cc_type = UET_ACK_CC_NSCC;
-	ack.cc_state = uet_nscc_state_pack(min_t(u64, service_us, U16_MAX));
-
-	/* A retransmission means the sender is waiting on this ACK, maybe
-	 * because the last one died on a broken path: nothing tells the
-	 * receiver which of its return paths work, so it takes two.
-	 */
-	copies = resp->ack_retx ? 2 : 1;
-	resp->ack_pending = 0;
-	resp->ack_now = false;
-	resp->ack_ecn = false;
-	resp->ack_dup = false;
-	resp->ack_retx = false;
-	while (copies-- && !err) {
-		skb = uet_qp_alloc_skb(qp, sizeof(struct uet_pds_ackx_hdr));
-		if (!skb)
-			return -ENOMEM;
-		uet_pds_ack_pack(&ack,
-				 skb_put(skb, sizeof(struct uet_pds_ackx_hdr)),
-				 sizeof(struct uet_pds_ackx_hdr));
-		uet_inc(qp->udev, UET_CNT_ACK_TX);
-		err = uet_qp_xmit(qp, skb,
-				  uet_qp_tos(uet_param(qp->udev, dscp_control),
-					     false),
-				  uet_qp_ctl_entropy(qp));
-		/* One mark, one congestion signal. */
-		ack.flags &= ~UET_PDS_ACK_F_ECN;
-	}
-	return err;
-}
-
-int uet_qp_send_nack(struct uet_qp *qp, u32 psn, u8 code, u8 vendor,
-		     u32 payload)
-{
-	struct uet_pds_nack nack = {
-		.code = code,
-		.vendor_code = vendor,
-		.psn = psn,
-		.spdcid = qp->ibqp.qp_num,
-		.dpdcid = qp->dest_qpn,
-		.payload = payload,
-	};
-	struct sk_buff *skb;
-
-	skb = uet_qp_alloc_skb(qp, sizeof(struct uet_pds_nack_hdr));
-	if (!skb)
-		return -ENOMEM;
-	uet_pds_nack_pack(&nack, skb_put(skb, sizeof(struct uet_pds_nack_hdr)),
-			  sizeof(struct uet_pds_nack_hdr));
-	uet_inc(qp->udev, UET_CNT_NACK_TX);
-	trace_uet_nack(qp->udev->ibdev.index, qp->ibqp.qp_num, psn, code, true);
-	return uet_qp_xmit(qp, skb,
-			   uet_qp_tos(uet_param(qp->udev, dscp_control), false),
-			   uet_qp_ctl_entropy(qp));
 }
 
 enum ib_qp_state uet_qp_state(struct uet_qp *qp)
@@ -313,6 +177,7 @@ static bool uet_qp_pass(struct uet_engine *eng)
 	const struct uet_lb_ops *lb;
 	const struct uet_cc_ops *cc;
 	struct sk_buff *skb;
+	u64 now = 0;
 	bool more;
 	int n;
 
@@ -334,16 +199,25 @@ static bool uet_qp_pass(struct uet_engine *eng)
 	if (cc)
 		uet_qp_cc_start(qp, cc);
 
-	for (n = 0; n < UET_WORK_BUDGET && (skb = skb_dequeue(&qp->rxq)); n++)
+	for (n = 0; n < UET_WORK_BUDGET && (skb = skb_dequeue(&qp->rxq)); n++) {
+		now = max_t(u64, now, ktime_to_ns(skb->tstamp));
 		uet_resp_rcv(qp, skb);
+	}
+	/* The clock is read once a pass: emulated, as under QEMU, a read
+	 * can cost as much as a packet's processing. The receive softirq's
+	 * pass takes the arrival of what it just processed for now; it
+	 * sends no data, so paces nothing by it.
+	 */
+	if (!now || !in_serving_softirq())
+		now = ktime_get_ns();
 
 	if (atomic_xchg(&qp->rto_pending, 0))
 		uet_req_rto(qp);
 	/* An RTR QP sends only responses to the peer's READs and atomics.
 	 * The receive softirq leaves sending to the work item (engine.c).
 	 */
-	more = uet_req_run(qp, state != IB_QPS_RTR, !in_serving_softirq());
-	uet_resp_ack(qp, ktime_get_ns());
+	more = uet_req_run(qp, state != IB_QPS_RTR, !in_serving_softirq(), now);
+	uet_resp_ack(qp, now);
 	return more || !skb_queue_empty(&qp->rxq);
 }
 
@@ -439,6 +313,7 @@ int uet_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->srq = init->srq ? to_usrq(init->srq) : NULL;
 	qp->sq_sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
 	qp->mtu = ib_mtu_enum_to_int(IB_MTU_1024);
+	qp->seg = qp->mtu;
 	qp->retry_cnt = 7;
 	qp->rnr_retry = 7;
 	uet_engine_init(&qp->eng, uet_qp_pass);
@@ -682,10 +557,11 @@ int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		dst_cache_reset(&qp->dst_cache);
 	}
 	if (mask & IB_QP_PATH_MTU) {
-		enum ib_mtu mtu = min(attr->path_mtu,
-				      uet_ib_mtu(READ_ONCE(udev->ndev->mtu)));
+		unsigned int ndev_mtu = READ_ONCE(udev->ndev->mtu);
 
-		qp->mtu = ib_mtu_enum_to_int(mtu);
+		qp->mtu = ib_mtu_enum_to_int(min(attr->path_mtu,
+						 uet_ib_mtu(ndev_mtu)));
+		qp->seg = uet_rc_seg(attr->path_mtu, ndev_mtu);
 	}
 	if (mask & IB_QP_TIMEOUT)
 		qp->timeout = attr->timeout;

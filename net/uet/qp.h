@@ -124,6 +124,8 @@ struct uet_resp {
 	u16 ack_ev;		/* entropy value of the packet at ack_psn */
 	u64 ack_rx_ns;		/* when the packet at ack_psn arrived */
 	u64 ack_deadline_ns;	/* the oldest unacknowledged packet's ACK is due */
+	u64 rx_last_ns;		/* arrival of the newest new data packet */
+	u64 rx_gap_ns;		/* mean spacing of new data packets (EWMA) */
 
 	/* The first hole, for NACK PKT_NOT_RCVD. */
 	u32 hole_psn;
@@ -147,6 +149,23 @@ static inline void uet_qp_timer_once(struct hrtimer *t, u64 ns)
 		hrtimer_start(t, ns_to_ktime(ns), HRTIMER_MODE_REL);
 }
 
+/* One side of a copy to or from an SGE list: flat memory buf, copied in
+ * direction dir; or, with skb set, the packet's data from byte skb_off
+ * on, copied into the list.
+ */
+struct uet_sge_io {
+	void *buf;
+	enum uet_copy_dir dir;
+	const struct sk_buff *skb;
+	int skb_off;
+};
+
+/* sge.c: copy len bytes between io and an SGE list, from byte offset of
+ * the list, each region checked for access.
+ */
+int uet_sge_copy(struct uet_qp *qp, const struct rxe_sge *sge, u32 num_sge,
+		 u32 offset, u32 len, int access, const struct uet_sge_io *io);
+
 /* qp.c */
 u64 uet_qp_rnr_ns(u8 timer);
 enum ib_qp_state uet_qp_state(struct uet_qp *qp);
@@ -156,10 +175,12 @@ void uet_qp_error(struct uet_qp *qp);
 u8 uet_qp_tos(u8 dscp, bool ect);
 int uet_qp_xmit(struct uet_qp *qp, struct sk_buff *skb, u8 tos, u16 entropy);
 struct sk_buff *uet_qp_alloc_skb(struct uet_qp *qp, unsigned int hdr_len);
-int uet_qp_send_ack(struct uet_qp *qp);
-void uet_qp_send_cnp(struct uet_qp *qp);
 void uet_qp_path_signal(struct uet_qp *qp, u16 ev, enum uet_ev_sig sig,
 			u64 sent_ns, u64 now);
+
+/* ctl.c */
+int uet_qp_send_ack(struct uet_qp *qp, u64 now);
+void uet_qp_send_cnp(struct uet_qp *qp);
 int uet_qp_send_nack(struct uet_qp *qp, u32 psn, u8 code, u8 vendor,
 		     u32 payload);
 
@@ -168,7 +189,7 @@ int uet_req_init(struct uet_qp *qp);
 void uet_req_free(struct uet_qp *qp);
 void uet_req_reset(struct uet_qp *qp);
 void uet_req_release_pkt(void *arg, u32 psn, void *cookie);
-bool uet_req_run(struct uet_qp *qp, bool sq_active, bool may_send);
+bool uet_req_run(struct uet_qp *qp, bool sq_active, bool may_send, u64 now);
 void uet_req_rcv_ack(struct uet_qp *qp, struct sk_buff *skb);
 void uet_req_rcv_nack(struct uet_qp *qp, struct sk_buff *skb);
 void uet_req_rto(struct uet_qp *qp);
@@ -183,10 +204,6 @@ bool uet_req_jobs_full(const struct uet_qp *qp);
 int uet_resp_init(struct uet_qp *qp);
 void uet_resp_free(struct uet_qp *qp);
 void uet_resp_reset(struct uet_qp *qp);
-int uet_sge_place(struct uet_qp *qp, const struct rxe_sge *sge, u32 num_sge,
-		  u32 offset, struct sk_buff *skb, int skb_off, u32 len);
-int uet_sge_place_buf(struct uet_qp *qp, const struct rxe_sge *sge,
-		      u32 num_sge, const void *buf, u32 len);
 void uet_resp_rcv(struct uet_qp *qp, struct sk_buff *skb);
 void uet_resp_flush(struct uet_qp *qp);
 void uet_resp_ack(struct uet_qp *qp, u64 now);

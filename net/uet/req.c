@@ -5,7 +5,7 @@
  * peer's READs and atomics from the same PSN space, and retires WQEs
  * into completions in order.
  *
- * A packet is built once and kept (payload in a fragment of a page the
+ * A packet is built once and kept (payload in page fragments the
  * requester's cache carves up) until the peer acknowledges it; each
  * transmission sends a copy of its headers sharing the payload.
  */
@@ -237,71 +237,70 @@ static int uet_req_gather(struct uet_qp *qp, struct uet_swqe *w, u32 offset,
 			  void *buf, u32 len)
 {
 	struct rxe_send_wqe *wqe = &w->wqe;
-	u32 i, chunk;
-	int err;
+	struct uet_sge_io io = { .buf = buf, .dir = UET_FROM_MR };
 
 	if (uet_req_is_inline(wqe)) {
 		memcpy(buf, wqe->dma.inline_data + offset, len);
 		return 0;
 	}
-	for (i = 0; i < wqe->dma.num_sge && len; i++) {
-		const struct rxe_sge *sge = &wqe->dma.sge[i];
-		struct uet_mr *mr;
-
-		if (offset >= sge->length) {
-			offset -= sge->length;
-			continue;
-		}
-		chunk = min(len, sge->length - offset);
-		mr = uet_mr_get(qp->udev, sge->lkey, false);
-		if (!mr)
-			return -EACCES;
-		err = uet_mr_check(mr, qp->ibqp.pd, 0, sge->addr + offset, chunk);
-		if (!err)
-			err = uet_mr_copy(mr, sge->addr + offset, buf, chunk,
-					  UET_FROM_MR);
-		uet_mr_put(mr);
-		if (err)
-			return err;
-		buf += chunk;
-		len -= chunk;
-		offset = 0;
-	}
-	return len ? -EINVAL : 0;
+	return uet_sge_copy(qp, wqe->dma.sge, wqe->dma.num_sge, offset, len, 0,
+			    &io);
 }
 
-/* A packet with room for its headers; its payload goes in *buf, a
- * fragment of the requester's page cache (one page serves several
- * packets, as netdev_alloc_frag() does for receive buffers).
- */
-static struct sk_buff *uet_req_new_pkt(struct uet_qp *qp, u32 paylen,
-				       void **buf)
+static int uet_req_fill_wqe(struct uet_qp *qp, void *arg, u32 done,
+			    void *buf, u32 chunk)
+{
+	struct uet_swqe *w = arg;
+
+	return uet_req_gather(qp, w, w->sent + done, buf, chunk);
+}
+
+/* A packet with room for its headers. */
+static struct sk_buff *uet_req_new_pkt(struct uet_qp *qp)
 {
 	struct sk_buff *skb;
 
-	*buf = NULL;
 	skb = uet_qp_alloc_skb(qp, UET_REQ_HDR_LEN + UET_ATOMIC_REQ_LEN);
-	if (!skb)
-		return NULL;
-	skb_put(skb, UET_REQ_HDR_LEN);
-	if (paylen) {
-		*buf = page_frag_alloc(&qp->req->frag, paylen, GFP_ATOMIC);
-		if (!*buf) {
-			kfree_skb(skb);
-			return NULL;
-		}
-	}
+	if (skb)
+		skb_put(skb, UET_REQ_HDR_LEN);
 	return skb;
 }
 
-static void uet_req_attach_frag(struct sk_buff *skb, void *buf, u32 len)
+/* Fill skb with len bytes of payload, copied by fill() into fragments
+ * of the requester's page cache (one page serves several packets, as
+ * netdev_alloc_frag() does for receive buffers). A fragment is a page at
+ * most: a larger one needs a high-order page a busy host may not have.
+ */
+static int uet_req_add_payload(struct uet_qp *qp, struct sk_buff *skb,
+			       u32 len,
+			       int (*fill)(struct uet_qp *qp, void *arg,
+					   u32 done, void *buf, u32 chunk),
+			       void *arg)
 {
-	struct page *page = virt_to_head_page(buf);
+	u32 done = 0, chunk;
+	struct page *page;
+	void *buf;
+	int err;
 
-	skb_fill_page_desc(skb, 0, page, buf - page_address(page), len);
-	skb->len += len;
-	skb->data_len += len;
-	skb->truesize += len;
+	while (done < len) {
+		if (skb_shinfo(skb)->nr_frags == MAX_SKB_FRAGS)
+			return -EMSGSIZE;
+		chunk = min_t(u32, len - done, PAGE_SIZE);
+		buf = page_frag_alloc(&qp->req->frag, chunk, GFP_ATOMIC);
+		if (!buf)
+			return -ENOMEM;
+		page = virt_to_head_page(buf);
+		skb_fill_page_desc(skb, skb_shinfo(skb)->nr_frags, page,
+				   buf - page_address(page), chunk);
+		skb->len += chunk;
+		skb->data_len += chunk;
+		skb->truesize += chunk;
+		err = fill(qp, arg, done, buf, chunk);
+		if (err)
+			return err;
+		done += chunk;
+	}
+	return 0;
 }
 
 static void uet_req_set_hdrs(struct uet_qp *qp, struct sk_buff *skb, u32 psn,
@@ -443,6 +442,19 @@ static void uet_req_push(struct uet_qp *qp, struct sk_buff *skb, u32 psn)
 	req->held_psn = psn;
 }
 
+struct uet_req_read_src {
+	struct uet_mr *mr;
+	u64 iova;
+};
+
+static int uet_req_fill_read(struct uet_qp *qp, void *arg, u32 done,
+			     void *buf, u32 chunk)
+{
+	struct uet_req_read_src *src = arg;
+
+	return uet_mr_copy(src->mr, src->iova + done, buf, chunk, UET_FROM_MR);
+}
+
 /* One packet of a response we owe the peer. */
 static int uet_req_job_pkt(struct uet_qp *qp, struct uet_rjob *job)
 {
@@ -454,33 +466,34 @@ static int uet_req_job_pkt(struct uet_qp *qp, struct uet_rjob *job)
 		.offset = job->offset,
 	};
 	struct sk_buff *skb;
-	void *buf;
 	int err = 0;
 
 	if (job->opcode == UET_OP_READ_RESP)
-		len = min(qp->mtu, job->length - job->offset);
-	skb = uet_req_new_pkt(qp, len, &buf);
+		len = min(qp->seg, job->length - job->offset);
+	skb = uet_req_new_pkt(qp);
 	if (!skb)
 		return -ENOMEM;
 	if (job->opcode == UET_OP_ATOMIC_RESP) {
 		vh.pay_len = UET_ATOMIC_RESP_LEN;
 		put_unaligned_be64(job->orig, skb_put(skb, UET_ATOMIC_RESP_LEN));
 	} else if (len) {
-		struct uet_mr *mr = uet_mr_get(qp->udev, job->rkey, true);
-		u64 iova = job->addr + job->offset;
+		struct uet_req_read_src src = {
+			.mr = uet_mr_get(qp->udev, job->rkey, true),
+			.iova = job->addr + job->offset,
+		};
 
-		err = mr ? uet_mr_check(mr, qp->ibqp.pd, IB_ACCESS_REMOTE_READ,
-					iova, len) : -EACCES;
+		err = src.mr ? uet_mr_check(src.mr, qp->ibqp.pd,
+					    IB_ACCESS_REMOTE_READ, src.iova,
+					    len) : -EACCES;
 		if (!err)
-			err = uet_mr_copy(mr, iova, buf, len, UET_FROM_MR);
-		if (mr)
-			uet_mr_put(mr);
+			err = uet_req_add_payload(qp, skb, len,
+						  uet_req_fill_read, &src);
+		if (src.mr)
+			uet_mr_put(src.mr);
 		if (err) {
-			page_frag_free(buf);
 			kfree_skb(skb);
 			return err;
 		}
-		uet_req_attach_frag(skb, buf, len);
 		vh.pay_len = len;
 	}
 	uet_req_set_hdrs(qp, skb, psn, &vh, true);
@@ -526,7 +539,6 @@ static int uet_req_wqe_pkt(struct uet_qp *qp, struct uet_swqe *w)
 	};
 	struct sk_buff *skb;
 	bool last;
-	void *buf;
 	int err;
 
 	if (wqe->wr.send_flags & IB_SEND_SOLICITED)
@@ -536,9 +548,9 @@ static int uet_req_wqe_pkt(struct uet_qp *qp, struct uet_swqe *w)
 	else
 		vh.imm = be32_to_cpu(wqe->wr.ex.imm_data);
 	if (!w->rd_atomic)
-		len = min(qp->mtu, w->length - w->sent);
+		len = min(qp->seg, w->length - w->sent);
 
-	skb = uet_req_new_pkt(qp, len, &buf);
+	skb = uet_req_new_pkt(qp);
 	if (!skb)
 		return -ENOMEM;
 	if (w->rd_atomic && w->opcode != IB_WR_RDMA_READ) {
@@ -550,14 +562,13 @@ static int uet_req_wqe_pkt(struct uet_qp *qp, struct uet_swqe *w)
 		put_unaligned_be64(wqe->wr.wr.atomic.swap, p + 8);
 		vh.pay_len = UET_ATOMIC_REQ_LEN;
 	} else if (len) {
-		err = uet_req_gather(qp, w, w->sent, buf, len);
+		err = uet_req_add_payload(qp, skb, len, uet_req_fill_wqe, w);
 		if (err) {
-			page_frag_free(buf);
 			kfree_skb(skb);
-			w->status = IB_WC_LOC_PROT_ERR;
+			if (err != -ENOMEM)
+				w->status = IB_WC_LOC_PROT_ERR;
 			return err;
 		}
-		uet_req_attach_frag(skb, buf, len);
 		vh.pay_len = len;
 	}
 
@@ -596,9 +607,8 @@ static void uet_req_local_op(struct uet_qp *qp, struct uet_swqe *w)
 	w->segmented = true;
 }
 
-static void uet_req_resend(struct uet_qp *qp, int *budget)
+static void uet_req_resend(struct uet_qp *qp, int *budget, u64 now)
 {
-	u64 now = ktime_get_ns();
 	u32 psn;
 
 	while (*budget > 0 && uet_pdc_tx_next_lost(&qp->tx, &psn)) {
@@ -658,10 +668,9 @@ static bool uet_req_may_send(struct uet_qp *qp, u64 now)
  * so the receiver need not acknowledge every few packets in case the
  * sender waits; pacing ends a burst without one.
  */
-static void uet_req_send_new(struct uet_qp *qp, int *budget)
+static void uet_req_send_new(struct uet_qp *qp, int *budget, u64 now)
 {
 	struct uet_req *req = qp->req;
-	u64 now = ktime_get_ns();
 
 	req->need_ack = false;
 	while (*budget > 0 && req->jobs_head != req->jobs_tail &&
@@ -807,11 +816,11 @@ static void uet_req_cc_loss(struct uet_qp *qp, u64 now, u32 marked,
 }
 
 /* Declare holes lost by the SACK rule; come back when the next one ripens. */
-static void uet_req_detect_loss(struct uet_qp *qp)
+static void uet_req_detect_loss(struct uet_qp *qp, u64 now)
 {
 	u32 dupthresh = uet_param(qp->udev, dupthresh), marked;
 	u32 path_losses = qp->tx.path_losses;
-	u64 now = ktime_get_ns(), when;
+	u64 when;
 
 	marked = uet_pdc_tx_detect_loss(&qp->tx, now, dupthresh);
 	uet_count(qp->udev, UET_CNT_RETX_SACK, marked);
@@ -832,23 +841,24 @@ static bool uet_req_may_have_tx(struct uet_qp *qp)
 	       req->cur != req->tail;
 }
 
-/* One pass of the requester; true if work is left: the budget ran out,
- * or sending was not allowed (may_send) and there may be some.
+/* One pass of the requester at time now (the clock is read once a pass:
+ * emulated, as under QEMU, a read can cost as much as a packet's
+ * processing); true if work is left: the budget ran out, or sending was
+ * not allowed (may_send) and there may be some.
  */
-bool uet_req_run(struct uet_qp *qp, bool sq_active, bool may_send)
+bool uet_req_run(struct uet_qp *qp, bool sq_active, bool may_send, u64 now)
 {
 	struct uet_req *req = qp->req;
 	int budget = UET_WORK_BUDGET;
 	bool tx_left = false;
-	u64 now;
 
-	uet_req_detect_loss(qp);
+	uet_req_detect_loss(qp, now);
 	if (sq_active)
 		uet_req_fetch(qp);
-	if (!req->error && ktime_get_ns() >= req->rnr_until_ns) {
+	if (!req->error && now >= req->rnr_until_ns) {
 		if (may_send) {
-			uet_req_resend(qp, &budget);
-			uet_req_send_new(qp, &budget);
+			uet_req_resend(qp, &budget, now);
+			uet_req_send_new(qp, &budget, now);
 		} else {
 			tx_left = uet_req_may_have_tx(qp);
 		}
@@ -861,7 +871,6 @@ bool uet_req_run(struct uet_qp *qp, bool sq_active, bool may_send)
 	 */
 	if (uet_pdc_tx_inflight(&qp->tx) || req->rd_atomic)
 		uet_req_arm_rto(qp, false);
-	now = ktime_get_ns();
 	if (req->rnr_until_ns > now)
 		uet_qp_timer_once(&qp->rnr_timer, req->rnr_until_ns - now);
 	return !budget || tx_left;
@@ -1145,8 +1154,10 @@ int uet_req_rcv_resp(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 		if (w->opcode != IB_WR_RDMA_READ || vh->msg_len != w->length ||
 		    len > w->length - vh->offset)
 			return -EINVAL;
-		err = uet_sge_place(qp, w->wqe.dma.sge, w->wqe.dma.num_sge,
-				    vh->offset, skb, off, len);
+		struct uet_sge_io io = { .skb = skb, .skb_off = off };
+
+		err = uet_sge_copy(qp, w->wqe.dma.sge, w->wqe.dma.num_sge,
+				   vh->offset, len, IB_ACCESS_LOCAL_WRITE, &io);
 		if (err) {
 			w->status = IB_WC_LOC_PROT_ERR;
 			return 0;
@@ -1165,7 +1176,10 @@ int uet_req_rcv_resp(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 		orig = get_unaligned_be64(val);
 		/* The original value lands in host order, as on rxe. */
 		memcpy(val, &orig, sizeof(orig));
-		err = uet_sge_place_buf(qp, w->wqe.dma.sge, 1, val, sizeof(val));
+		struct uet_sge_io io = { .buf = val, .dir = UET_TO_MR };
+
+		err = uet_sge_copy(qp, w->wqe.dma.sge, 1, 0, sizeof(val),
+				   IB_ACCESS_LOCAL_WRITE, &io);
 		if (err)
 			w->status = IB_WC_LOC_PROT_ERR;
 		w->responded = true;

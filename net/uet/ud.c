@@ -36,49 +36,6 @@ struct uet_ud_cb {
 #define UET_UD_CB(skb)	((struct uet_ud_cb *)(skb)->cb)
 static_assert(sizeof(struct uet_ud_cb) <= sizeof_field(struct sk_buff, cb));
 
-/* One side of a copy to or from an SGE list: flat memory, or the packet
- * data from skb->data on.
- */
-struct uet_ud_copy {
-	void *buf;
-	const struct sk_buff *skb;
-	enum uet_copy_dir dir;		/* with buf */
-};
-
-/* Copy len bytes between c and an SGE list, from byte offset of the list. */
-static int uet_ud_sge_copy(struct uet_qp *qp, const struct rxe_sge *sge,
-			   u32 num_sge, u32 offset, u32 len, int access,
-			   const struct uet_ud_copy *c)
-{
-	u32 i, chunk, done = 0;
-	struct uet_mr *mr;
-	u64 iova;
-	int err;
-
-	for (i = 0; i < num_sge && done < len; i++) {
-		if (offset >= sge[i].length) {
-			offset -= sge[i].length;
-			continue;
-		}
-		chunk = min(len - done, sge[i].length - offset);
-		iova = sge[i].addr + offset;
-		mr = uet_mr_get(qp->udev, sge[i].lkey, false);
-		if (!mr)
-			return -EACCES;
-		err = uet_mr_check(mr, qp->ibqp.pd, access, iova, chunk);
-		if (!err && c->skb)
-			err = uet_mr_copy_skb(mr, iova, c->skb, done, chunk);
-		else if (!err)
-			err = uet_mr_copy(mr, iova, c->buf + done, chunk, c->dir);
-		uet_mr_put(mr);
-		if (err)
-			return err;
-		done += chunk;
-		offset = 0;
-	}
-	return done == len ? 0 : -EINVAL;
-}
-
 /* The path of a WQE travels in its address vector, laid out as the rxe
  * provider lays out the one of a user UD WQE.
  */
@@ -126,8 +83,8 @@ static bool uet_ud_recv_one(struct uet_qp *qp, struct sk_buff *skb)
 {
 	struct uet_ud_cb *cb = UET_UD_CB(skb);
 	union rdma_network_hdr grh = {};
-	const struct uet_ud_copy grh_src = { .buf = &grh, .dir = UET_TO_MR };
-	const struct uet_ud_copy pay_src = { .skb = skb };
+	const struct uet_sge_io grh_src = { .buf = &grh, .dir = UET_TO_MR };
+	const struct uet_sge_io pay_src = { .skb = skb };
 	struct ib_wc wc = {
 		.opcode = IB_WC_RECV,
 		.qp = &qp->ibqp,
@@ -164,11 +121,11 @@ static bool uet_ud_recv_one(struct uet_qp *qp, struct sk_buff *skb)
 		memcpy(&grh.ibgrh, ipv6_hdr(skb), sizeof(grh.ibgrh));
 		wc.network_hdr_type = RDMA_NETWORK_IPV6;
 	}
-	err = uet_ud_sge_copy(qp, wqe->dma.sge, num_sge, 0, UET_UD_GRH_LEN,
-			      IB_ACCESS_LOCAL_WRITE, &grh_src);
+	err = uet_sge_copy(qp, wqe->dma.sge, num_sge, 0, UET_UD_GRH_LEN,
+			   IB_ACCESS_LOCAL_WRITE, &grh_src);
 	if (!err)
-		err = uet_ud_sge_copy(qp, wqe->dma.sge, num_sge, UET_UD_GRH_LEN,
-				      len, IB_ACCESS_LOCAL_WRITE, &pay_src);
+		err = uet_sge_copy(qp, wqe->dma.sge, num_sge, UET_UD_GRH_LEN,
+				   len, IB_ACCESS_LOCAL_WRITE, &pay_src);
 
 	wc.wr_id = wqe->wr_id;
 	wc.status = err ? IB_WC_LOC_PROT_ERR : IB_WC_SUCCESS;
@@ -199,7 +156,7 @@ static enum ib_wc_status uet_ud_send_one(struct uet_qp *qp,
 		.dpdcid = wqe->wr.wr.ud.remote_qpn,
 		.qkey = wqe->wr.wr.ud.remote_qkey,
 	};
-	struct uet_ud_copy dst = { .dir = UET_FROM_MR };
+	struct uet_sge_io dst = { .dir = UET_FROM_MR };
 	struct uet_path path;
 	struct sk_buff *skb;
 	unsigned int skb_len;
@@ -227,9 +184,9 @@ static enum ib_wc_status uet_ud_send_one(struct uet_qp *qp,
 	dst.buf = skb_put(skb, len);
 	if (wqe->wr.send_flags & IB_SEND_INLINE) {
 		memcpy(dst.buf, wqe->dma.inline_data, len);
-	} else if (uet_ud_sge_copy(qp, wqe->dma.sge,
-				   min(wqe->dma.num_sge, qp->cap.max_send_sge),
-				   0, len, 0, &dst)) {
+	} else if (uet_sge_copy(qp, wqe->dma.sge,
+				min(wqe->dma.num_sge, qp->cap.max_send_sge),
+				0, len, 0, &dst)) {
 		kfree_skb(skb);
 		return IB_WC_LOC_PROT_ERR;
 	}
@@ -237,7 +194,7 @@ static enum ib_wc_status uet_ud_send_one(struct uet_qp *qp,
 	skb_len = skb->len;
 	if (!uet_udp_xmit(udev, skb, &path, qp->entropy,
 			  uet_qp_tos(uet_param(qp->udev, dscp_control), false),
-			  NULL)) {
+			  NULL, false)) {
 		uet_inc(udev, UET_CNT_TX_PKTS);
 		uet_count(udev, UET_CNT_TX_BYTES, skb_len);
 	}

@@ -55,27 +55,21 @@ struct uet_udp_net {
 static DEFINE_MUTEX(uet_udp_lock);
 static unsigned int uet_udp_net_id;
 
-/* The device a packet came in for. What a host sends to one of its own
- * addresses arrives through the loopback netdev: the netdev owning the
- * destination address tells the device then.
- */
-static struct uet_dev *uet_udp_rcv_dev(struct sk_buff *skb)
+/* The uet device of the netdev that owns a local address; NULL if none. */
+static struct uet_dev *uet_udp_dev_by_addr(struct net *net, u8 family,
+					   const void *daddr)
 {
-	struct net_device *ndev = skb->dev;
+	struct net_device *ndev;
 	struct uet_dev *udev = NULL;
 
-	if (!(ndev->flags & IFF_LOOPBACK))
-		return uet_dev_get_by_netdev(ndev);
-
 	rcu_read_lock();
-	switch (skb->protocol) {
-	case htons(ETH_P_IP):
-		ndev = __ip_dev_find(dev_net(ndev), ip_hdr(skb)->daddr, false);
+	switch (family) {
+	case AF_INET:
+		ndev = __ip_dev_find(net, *(const __be32 *)daddr, false);
 		break;
 #if IS_ENABLED(CONFIG_IPV6)
-	case htons(ETH_P_IPV6):
-		ndev = ipv6_stub->ipv6_dev_find(dev_net(ndev),
-						&ipv6_hdr(skb)->daddr, NULL);
+	case AF_INET6:
+		ndev = ipv6_stub->ipv6_dev_find(net, daddr, NULL);
 		break;
 #endif
 	default:
@@ -86,6 +80,28 @@ static struct uet_dev *uet_udp_rcv_dev(struct sk_buff *skb)
 		udev = uet_dev_get_by_netdev(ndev);
 	rcu_read_unlock();
 	return udev;
+}
+
+/* The device a packet came in for. What a host sends to one of its own
+ * addresses through IP arrives on the loopback netdev: the netdev owning
+ * the destination address tells the device then.
+ */
+static struct uet_dev *uet_udp_rcv_dev(struct sk_buff *skb)
+{
+	struct net_device *ndev = skb->dev;
+
+	if (!(ndev->flags & IFF_LOOPBACK))
+		return uet_dev_get_by_netdev(ndev);
+	switch (skb->protocol) {
+	case htons(ETH_P_IP):
+		return uet_udp_dev_by_addr(dev_net(ndev), AF_INET,
+					   &ip_hdr(skb)->daddr);
+	case htons(ETH_P_IPV6):
+		return uet_udp_dev_by_addr(dev_net(ndev), AF_INET6,
+					   &ipv6_hdr(skb)->daddr);
+	default:
+		return NULL;
+	}
 }
 
 /* encap_rcv of both sockets; softirq. Always consumes the skb. */
@@ -316,10 +332,14 @@ static bool uet_udp_cacheable4(struct net *net, const struct flowi4 *fl4)
 	return one;
 }
 
-/* Under rcu_read_lock. Consumes skb only on success. */
+/* uet_udp_xmit4/6() found the destination is this host's own. */
+#define UET_UDP_LOCAL	1
+
+/* Under rcu_read_lock. Consumes skb only when it returns 0. */
 static int uet_udp_xmit4(struct uet_udp *udp, struct net_device *ndev,
 			 struct sk_buff *skb, const struct uet_path *path,
-			 u16 sport, u8 tos, struct dst_cache *cache)
+			 u16 sport, u8 tos, struct dst_cache *cache,
+			 bool direct)
 {
 	struct socket *sock = rcu_dereference(udp->sk4);
 	struct flowi4 fl4 = {
@@ -349,6 +369,10 @@ static int uet_udp_xmit4(struct uet_udp *udp, struct net_device *ndev,
 		if (cache && uet_udp_cacheable4(sock_net(sock->sk), &fl4))
 			dst_cache_set_ip4(cache, &rt->dst, fl4.saddr);
 	}
+	if (direct && (rt->rt_flags & RTCF_LOCAL)) {
+		ip_rt_put(rt);
+		return UET_UDP_LOCAL;
+	}
 	/* Also unshares the header of a clone kept for retransmission. */
 	if (skb_cow_head(skb, LL_RESERVED_SPACE(rt->dst.dev) +
 			 sizeof(struct iphdr) + sizeof(struct udphdr))) {
@@ -375,10 +399,11 @@ static bool uet_udp_cacheable6(struct net *net, struct dst_entry *dst)
 	return !from->fib6_nsiblings;
 }
 
-/* Under rcu_read_lock. Consumes skb only on success. */
+/* Under rcu_read_lock. Consumes skb only when it returns 0. */
 static int uet_udp_xmit6(struct uet_udp *udp, struct net_device *ndev,
 			 struct sk_buff *skb, const struct uet_path *path,
-			 u16 sport, u8 tos, struct dst_cache *cache)
+			 u16 sport, u8 tos, struct dst_cache *cache,
+			 bool direct)
 {
 	struct socket *sock = rcu_dereference(udp->sk6);
 	struct flowi6 fl6 = {
@@ -405,6 +430,10 @@ static int uet_udp_xmit6(struct uet_udp *udp, struct net_device *ndev,
 		if (cache && uet_udp_cacheable6(sock_net(sock->sk), dst))
 			dst_cache_set_ip6(cache, dst, &fl6.saddr);
 	}
+	if (direct && (((struct rt6_info *)dst)->rt6i_flags & RTF_LOCAL)) {
+		dst_release(dst);
+		return UET_UDP_LOCAL;
+	}
 	if (skb_cow_head(skb, LL_RESERVED_SPACE(dst->dev) +
 			 sizeof(struct ipv6hdr) + sizeof(struct udphdr))) {
 		dst_release(dst);
@@ -424,15 +453,51 @@ static int uet_udp_xmit6(struct uet_udp *udp, struct net_device *ndev,
 #else
 static int uet_udp_xmit6(struct uet_udp *udp, struct net_device *ndev,
 			 struct sk_buff *skb, const struct uet_path *path,
-			 u16 sport, u8 tos, struct dst_cache *cache)
+			 u16 sport, u8 tos, struct dst_cache *cache,
+			 bool direct)
 {
 	return -EAFNOSUPPORT;
 }
 #endif
 
+/* A packet for one of this host's own addresses goes straight to the
+ * device that owns it, as rxe_loopback() does: through IP and lo it
+ * would only come back here, after a softirq round and the whole IP and
+ * UDP receive path. It arrives as from the wire: the receive hook's
+ * view of the packet (uet_skb_cb) and its time of arrival.
+ */
+static void uet_udp_loopback(struct uet_dev *udev, struct sk_buff *skb,
+			     const struct uet_path *path, u16 sport, u8 tos)
+{
+	struct uet_skb_cb *cb = UET_SKB_CB(skb);
+	struct uet_dev *dst;
+
+	memset(cb, 0, sizeof(*cb));
+	cb->family = path->family;
+	if (path->family == AF_INET) {
+		cb->saddr.v4 = path->saddr.v4;
+		cb->daddr.v4 = path->daddr.v4;
+	} else {
+		cb->saddr.v6 = path->saddr.v6;
+		cb->daddr.v6 = path->daddr.v6;
+	}
+	cb->dscp = tos >> 2;
+	cb->ecn = tos & INET_ECN_MASK;
+	cb->sport = sport;
+	dst = uet_udp_dev_by_addr(dev_net(udev->ndev), cb->family, &cb->daddr);
+	if (!dst) {
+		kfree_skb(skb);
+		return;
+	}
+	skb->pkt_type = PACKET_HOST;
+	skb->tstamp = ns_to_ktime(ktime_get_ns());
+	uet_rcv(dst, skb);
+	uet_dev_put(dst);
+}
+
 int uet_udp_xmit(struct uet_dev *udev, struct sk_buff *skb,
 		 const struct uet_path *path, u16 sport, u8 tos,
-		 struct dst_cache *cache)
+		 struct dst_cache *cache, bool direct)
 {
 	int err;
 
@@ -447,11 +512,11 @@ int uet_udp_xmit(struct uet_dev *udev, struct sk_buff *skb,
 	switch (path->family) {
 	case AF_INET:
 		err = uet_udp_xmit4(udev->udp, udev->ndev, skb, path, sport,
-				    tos, cache);
+				    tos, cache, direct);
 		break;
 	case AF_INET6:
 		err = uet_udp_xmit6(udev->udp, udev->ndev, skb, path, sport,
-				    tos, cache);
+				    tos, cache, direct);
 		break;
 	default:
 		err = -EAFNOSUPPORT;
@@ -460,6 +525,13 @@ int uet_udp_xmit(struct uet_dev *udev, struct sk_buff *skb,
 	rcu_read_unlock();
 	local_bh_enable();
 
+	if (err == UET_UDP_LOCAL) {
+		/* Out of the BH-off section: the receiver's pass runs as
+		 * one run by the sender's context would (engine.c).
+		 */
+		uet_udp_loopback(udev, skb, path, sport, tos);
+		return 0;
+	}
 	if (err)
 		kfree_skb(skb);
 	return err;

@@ -187,6 +187,7 @@ struct uet_qp {
 	u32 dest_qpn;
 	u32 rq_psn;		/* as set by modify_qp, reported by query_qp */
 	u32 mtu;		/* path MTU in payload bytes */
+	u32 seg;		/* payload bytes of an RC data packet (uet_rc_seg()) */
 	struct uet_path path;
 	/* The route to path (udp.c); the engine's, reset with path. */
 	struct dst_cache dst_cache;

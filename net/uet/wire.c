@@ -65,6 +65,23 @@ enum ib_mtu uet_ib_mtu(unsigned int netdev_mtu)
 	return mtu;
 }
 
+/* Payload bytes of an RC data packet on a path whose IB MTU is path_mtu
+ * over a netdev of netdev_mtu. Every packet says where its payload goes
+ * in the message, so RC need not cut messages at the IB MTU enum: it
+ * fills what the netdev carries after the worst-case headers (at 1500,
+ * 1392 bytes instead of 1024; at 9000, 8892 instead of 4096). A path MTU
+ * asked below the port's is kept, as the limit of the path it names.
+ */
+u32 uet_rc_seg(enum ib_mtu path_mtu, unsigned int netdev_mtu)
+{
+	enum ib_mtu port = uet_ib_mtu(netdev_mtu);
+	u32 bytes = ib_mtu_enum_to_int(min(path_mtu, port));
+
+	if (path_mtu < port || netdev_mtu < bytes + UET_MAX_HDR_LEN)
+		return bytes;
+	return min_t(u32, netdev_mtu, UET_RC_SEG_MAX_MTU) - UET_MAX_HDR_LEN;
+}
+
 /* The PDS type of a packet, or -EBADMSG if it has no prologue. */
 int uet_pds_type(const void *buf, size_t len)
 {

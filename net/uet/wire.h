@@ -302,6 +302,10 @@ int uet_verbs_parse(const void *buf, size_t len, struct uet_verbs_hdr *vh);
 #define UET_MAX_HDR_LEN		(40 + 8 + sizeof(struct uet_pds_req_hdr) + \
 				 UET_VERBS_HDR_MAX)
 
+/* The largest netdev MTU whose payload RC fills: IPv4's largest packet. */
+#define UET_RC_SEG_MAX_MTU	65535
+
 enum ib_mtu uet_ib_mtu(unsigned int netdev_mtu);
+u32 uet_rc_seg(enum ib_mtu path_mtu, unsigned int netdev_mtu);
 
 #endif /* _UET_WIRE_H */

@@ -93,6 +93,23 @@ static void uet_ib_mtu_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, uet_ib_mtu(68), IB_MTU_256);
 }
 
+static void uet_rc_seg_test(struct kunit *test)
+{
+	/* The port's path MTU: whatever the netdev carries. */
+	KUNIT_EXPECT_EQ(test, uet_rc_seg(IB_MTU_1024, 1500), 1500 - UET_MAX_HDR_LEN);
+	KUNIT_EXPECT_EQ(test, uet_rc_seg(IB_MTU_4096, 9000), 9000 - UET_MAX_HDR_LEN);
+	KUNIT_EXPECT_EQ(test, uet_rc_seg(IB_MTU_4096, 4096 + UET_MAX_HDR_LEN), 4096);
+	/* Asked above the port: the port's. */
+	KUNIT_EXPECT_EQ(test, uet_rc_seg(IB_MTU_4096, 1500), 1500 - UET_MAX_HDR_LEN);
+	/* Asked below the port: what was asked. */
+	KUNIT_EXPECT_EQ(test, uet_rc_seg(IB_MTU_1024, 9000), 1024);
+	KUNIT_EXPECT_EQ(test, uet_rc_seg(IB_MTU_256, 1500), 256);
+	/* A netdev too small for the smallest IB MTU: that MTU, as verbs asks. */
+	KUNIT_EXPECT_EQ(test, uet_rc_seg(IB_MTU_1024, 300), 256);
+	/* lo's 65536: what one IPv4 packet holds. */
+	KUNIT_EXPECT_EQ(test, uet_rc_seg(IB_MTU_4096, 65536), 65535 - UET_MAX_HDR_LEN);
+}
+
 static void uet_pds_ack_test(struct kunit *test)
 {
 	const struct uet_pds_ack in = {
@@ -332,6 +349,7 @@ static struct kunit_case uet_wire_cases[] = {
 	KUNIT_CASE(uet_pds_req_roundtrip_test),
 	KUNIT_CASE(uet_pds_req_reject_test),
 	KUNIT_CASE(uet_ib_mtu_test),
+	KUNIT_CASE(uet_rc_seg_test),
 	KUNIT_CASE(uet_pds_ack_test),
 	KUNIT_CASE(uet_pds_ackx_probe_test),
 	KUNIT_CASE(uet_pds_nack_test),

@@ -22,9 +22,11 @@
 #   uet:  runs for a duration (-D); the window is WIN s of its steady part,
 #         from WARM s after the data started; data packets are the
 #         receiver's rx_packets less the control packets, duplicates and
-#         probes it received; payload is data packets x path MTU (a WRITE
-#         whose length is a multiple of the path MTU goes in full packets;
-#         on veth the receiver's rx_bytes per packet, printed, checks it);
+#         probes it received; payload is the messages those packets make:
+#         an RC packet carries what the netdev MTU leaves after uet's
+#         worst-case headers (SEG_HDR), so a message of SIZE bytes is
+#         ceil(SIZE / (MTU - SEG_HDR)) packets (the receiver's rx_bytes per
+#         packet, printed, checks it);
 #   rxe:  has no byte counter and its sent_pkts mixes data, ACKs and
 #         retransmissions: a fixed amount of work (-n, sized by a short
 #         duration run to last about WIN s) timed from its first packet to
@@ -41,6 +43,9 @@ MTUS=${BENCH_MTU:-1500 9000}
 WIN=${BENCH_WIN:-10}
 [ -z "${BENCH_QUICK:-}" ] || WIN=3
 WARM=1 TAIL=0.5
+# Bytes of an RC packet that are not payload, at most (UET_MAX_HDR_LEN,
+# net/uet/wire.h: IPv6, UDP, PDS, verbs).
+SEG_HDR=108
 SHAPES="65536:1 1048576:1 4096:1 65536:4"
 PORT=18515 IPERF_PORT=5201
 HZ=$(getconf CLK_TCK)
@@ -256,14 +261,16 @@ bw() {
 # DEV_C to DEV_S, measured on the device counters over its steady window.
 uet_run() {
 	local peer=$1 ns_s=$2 r=$3 ns_c=$4 s=$5 addr=$6 size=$7 qps=$8 c pmtu
-	local data drops probes note
+	local data drops probes note seg per_msg
 	local -a cols=()
 	local -A d=()
 	RUN_T0=$EPOCHREALTIME
 	pmtu=$(active_mtu "$r")
-	[ $((size % pmtu)) -eq 0 ] || fail "size $size is not a multiple of the path MTU"
+	seg=$((mtu - SEG_HDR))
+	per_msg=$(((size + seg - 1) / seg))
 	for c in rx_packets rx_bytes acks_sent acks_received nacks_received \
 		rnr_nacks_received cnps_received duplicates_received trimmed_received \
+		out_of_order_received \
 		drop_malformed drop_no_qp drop_out_of_window drop_access drop_backlog; do
 		cols+=("$c=$HW/$r/ports/1/hw_counters/$c")
 	done
@@ -290,10 +297,11 @@ uet_run() {
 		d[trimmed_received] - drops - probes))
 	note=$(awk -v f="${d[first]}" -v l="$LAUNCH" -v b="${d[rx_bytes]}" \
 		-v p="${d[rx_packets]}" -v m="$pmtu" -v r="${d[s_retransmits]}" -v dr="$drops" \
-		-v pr="$probes" -v du="${d[duplicates_received]}" 'BEGIN {
-			printf "pmtu=%d setup=%.1fs rxB/pkt=%.0f retx=%d dup=%d drops=%d probes=%d",
-				m, f - l, b / p, r, du, dr, pr }')
-	result "$peer" "$size" "$qps" "${d[secs]}" $((data * pmtu)) "$data" \
+		-v pr="$probes" -v du="${d[duplicates_received]}" -v sg="$seg" \
+		-v oo="${d[out_of_order_received]}" 'BEGIN {
+			printf "pmtu=%d seg=%d setup=%.1fs rxB/pkt=%.0f retx=%d dup=%d ooo=%d drops=%d probes=%d",
+				m, sg, f - l, b / p, r, du, oo, dr, pr }')
+	result "$peer" "$size" "$qps" "${d[secs]}" $((data * size / per_msg)) "$data" \
 		"${d[acks_sent]}" "${d[cpu]}" "$note"
 }
 
