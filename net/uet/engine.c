@@ -6,7 +6,8 @@
  *   is running it; one owner at a time, and an owner that finds more
  *   work asked for while it ran makes another pass before it leaves.
  *
- * - A user QP's doorbell (post_send) runs the pass in process context.
+ * - A user QP's doorbell (post_send) runs the pass in process context,
+ *   pass after pass while there is work, as rxe's requester does.
  * - A received packet is queued to the QP and one pass runs in the
  *   receive softirq: responder, ACK processing, completions, the ACKs
  *   owed. What it leaves, the packets an ACK lets out above all, goes to
@@ -44,26 +45,48 @@
 #include "engine.h"
 
 /* Passes an inline owner makes before it hands the rest to the work
- * item: a peer that keeps sending must not hold a CPU in softirq.
+ * item: a peer that keeps sending must not hold a CPU in softirq, nor
+ * with bottom halves off. A task (a doorbell) goes on as rxe's requester
+ * does in post_send, with a reschedule point between passes: what it
+ * hands off would run on its own CPU anyway (the work follows it), after
+ * a context switch. (Emulated, 1 MiB WRITEs in loopback: 10.8 MB/s with
+ * four passes inline, the rest in the work item.)
  */
-#define UET_ENGINE_INLINE_PASSES	4
+#define UET_ENGINE_BH_PASSES	4
+#define UET_ENGINE_TASK_PASSES	256
 
+/* Work of an engine with a CPU of its own, and of one without (that no
+ * pass in process context ran yet: a responder that only receives).
+ */
 static struct workqueue_struct *uet_engine_wq;
+static struct workqueue_struct *uet_engine_any_wq;
 
 int uet_engine_wq_init(void)
 {
 	uet_engine_wq = alloc_workqueue("uet", 0, 0);
-	return uet_engine_wq ? 0 : -ENOMEM;
+	uet_engine_any_wq = alloc_workqueue("uet_any", WQ_UNBOUND, 0);
+	if (uet_engine_wq && uet_engine_any_wq)
+		return 0;
+	uet_engine_wq_exit();
+	return -ENOMEM;
 }
 
 void uet_engine_wq_exit(void)
 {
-	destroy_workqueue(uet_engine_wq);
+	if (uet_engine_wq)
+		destroy_workqueue(uet_engine_wq);
+	if (uet_engine_any_wq)
+		destroy_workqueue(uet_engine_any_wq);
 }
 
 static void uet_engine_queue_work(struct uet_engine *eng)
 {
-	queue_work_on(READ_ONCE(eng->cpu), uet_engine_wq, &eng->work);
+	int cpu = READ_ONCE(eng->cpu);
+
+	if (cpu == WORK_CPU_UNBOUND)
+		queue_work(uet_engine_any_wq, &eng->work);
+	else
+		queue_work_on(cpu, uet_engine_wq, &eng->work);
 }
 
 /* Become the owner, or leave a note for the owner there is. */
@@ -145,19 +168,26 @@ void uet_engine_init(struct uet_engine *eng, uet_engine_pass_t pass)
 /* Run the engine here and now, or make its owner run it again. */
 void uet_engine_run(struct uet_engine *eng)
 {
-	int passes = 0, max_passes = UET_ENGINE_INLINE_PASSES;
+	int passes = 0, max_passes = UET_ENGINE_BH_PASSES;
+	bool task = false;
 	bool more;
 
 	if (in_hardirq() || irqs_disabled()) {
 		uet_engine_kick(eng);
 		return;
 	}
-	if (in_serving_softirq())
+	if (in_serving_softirq()) {
 		max_passes = 1;
-	else if (!in_softirq())
+	} else if (!in_softirq()) {
 		WRITE_ONCE(eng->cpu, raw_smp_processor_id());
+		task = !in_atomic();
+		if (task)
+			max_passes = UET_ENGINE_TASK_PASSES;
+	}
 	if (uet_engine_enter(eng)) {
 		do {
+			if (task && passes)
+				cond_resched();
 			more = eng->pass(eng);
 		} while (uet_engine_leave(eng, more, ++passes < max_passes));
 	}

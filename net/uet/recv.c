@@ -32,7 +32,7 @@ static unsigned int uet_rcv_min_len(int type)
 	}
 }
 
-void uet_rcv(struct uet_dev *udev, struct sk_buff *skb)
+void uet_rcv(struct uet_dev *udev, struct sk_buff *skb, bool run)
 {
 	unsigned int need;
 	struct uet_qp *qp;
@@ -81,7 +81,10 @@ void uet_rcv(struct uet_dev *udev, struct sk_buff *skb)
 	switch (uet_engine_queue(&qp->eng, &qp->rxq, skb, UET_RX_BACKLOG)) {
 	case 0:
 		/* Run to completion here, in the receive softirq. */
-		uet_engine_run(&qp->eng);
+		if (run)
+			uet_engine_run(&qp->eng);
+		else
+			uet_engine_kick(&qp->eng);
 		break;
 	case -ENOBUFS:
 		uet_inc(udev, UET_CNT_DROP_BACKLOG);

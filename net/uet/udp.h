@@ -69,9 +69,8 @@ void uet_udp_put(struct uet_dev *udev);
 /* Only between uet_udp_get() and uet_udp_put(). Consumes skb always.
  * cache: the sender's route cache (one user at a time, bottom halves
  * off), or NULL to look the route up. direct: a packet to one of this
- * host's addresses goes to uet_rcv() of the device owning it, here and
- * now, instead of through IP and lo (RC QPs: their receive path needs
- * no IP header; the caller holds no lock the receiver's pass may take).
+ * host's addresses goes to uet_rcv() of the device owning it, instead of
+ * through IP and lo (RC QPs: their receive path needs no IP header).
  * Returns 0 once handed to IP, -EHOSTUNREACH without a route,
  * -ENETUNREACH without a socket for the family (IPv6 disabled, or the
  * netns is gone), -ENOMEM, -EAFNOSUPPORT for a bad path->family.
@@ -83,7 +82,10 @@ int uet_udp_xmit(struct uet_dev *udev, struct sk_buff *skb,
 int uet_path_from_ah(struct uet_dev *udev, const struct rdma_ah_attr *attr,
 		     struct uet_path *path);
 
-/* recv.c: takes a PDS packet (skb->data at the PDS header); consumes it. */
-void uet_rcv(struct uet_dev *udev, struct sk_buff *skb);
+/* recv.c: takes a PDS packet (skb->data at the PDS header); consumes it.
+ * run: the QP's engine runs here (the receive softirq), else its work
+ * item does (loopback: udp.c).
+ */
+void uet_rcv(struct uet_dev *udev, struct sk_buff *skb, bool run);
 
 #endif /* _UET_UDP_H */
