@@ -15,10 +15,12 @@
  *   worth from one keeps the other softirqs of its CPU waiting. (One
  *   multipath_reps run each, emulated: reps 2.34 R this way, 1.74 R
  *   sending from the softirq.)
+ * - A packet a QP of this host sent to another one here is queued to the
+ *   receiver, whose work item runs the pass (udp.c: loopback).
  * - Timers, kernel consumers' posts (which may come with locks held that
  *   a completion handler takes) and a pass that used up its budget hand
  *   off to the QP's work item, which runs one pass at a time, on the CPU
- *   of the last pass in process context (the doorbell's): the QP's data
+ *   of the QP's last doorbell (unbound before the first): the QP's data
  *   then leave from one CPU, where a veth or a NIC without RPS queues
  *   them in order. (From either CPU, emulated: 16% of a lossless veth
  *   run's packets arrived out of order, each answered by an ACK at once,
@@ -169,27 +171,39 @@ void uet_engine_init(struct uet_engine *eng, uet_engine_pass_t pass)
 void uet_engine_run(struct uet_engine *eng)
 {
 	int passes = 0, max_passes = UET_ENGINE_BH_PASSES;
-	bool task = false;
 	bool more;
 
 	if (in_hardirq() || irqs_disabled()) {
 		uet_engine_kick(eng);
 		return;
 	}
-	if (in_serving_softirq()) {
+	if (in_serving_softirq())
 		max_passes = 1;
-	} else if (!in_softirq()) {
-		WRITE_ONCE(eng->cpu, raw_smp_processor_id());
-		task = !in_atomic();
-		if (task)
-			max_passes = UET_ENGINE_TASK_PASSES;
-	}
 	if (uet_engine_enter(eng)) {
 		do {
-			if (task && passes)
-				cond_resched();
 			more = eng->pass(eng);
 		} while (uet_engine_leave(eng, more, ++passes < max_passes));
+	}
+}
+
+/* The same from a task that may sleep (a user QP's doorbell): pass
+ * after pass while there is work, and the work item runs on this CPU
+ * from now on.
+ */
+void uet_engine_run_task(struct uet_engine *eng)
+{
+	int passes = 0;
+	bool more;
+
+	might_sleep();
+	WRITE_ONCE(eng->cpu, raw_smp_processor_id());
+	if (uet_engine_enter(eng)) {
+		do {
+			if (passes)
+				cond_resched();
+			more = eng->pass(eng);
+		} while (uet_engine_leave(eng, more,
+					 ++passes < UET_ENGINE_TASK_PASSES));
 	}
 }
 

@@ -34,8 +34,8 @@ struct uet_engine {
 	bool deferred;		/* a pass was asked for while it waited */
 	uet_engine_pass_t pass;
 	struct work_struct work;	/* timers, budget overflow, kernel posts */
-	/* Where the work runs: the CPU of the last pass in process context
-	 * (a hint, read and written without the lock).
+	/* Where the work runs: the CPU of the last doorbell, or
+	 * WORK_CPU_UNBOUND (a hint, read and written without the lock).
 	 */
 	int cpu;
 };
@@ -45,6 +45,7 @@ void uet_engine_wq_exit(void);
 
 void uet_engine_init(struct uet_engine *eng, uet_engine_pass_t pass);
 void uet_engine_run(struct uet_engine *eng);
+void uet_engine_run_task(struct uet_engine *eng);
 void uet_engine_kick(struct uet_engine *eng);
 int uet_engine_queue(struct uet_engine *eng, struct sk_buff_head *q,
 		     struct sk_buff *skb, u32 limit);

@@ -766,7 +766,7 @@ int uet_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		return uet_ud_post_send(qp, wr, bad_wr);
 	/* librxe's doorbell: the WQEs are already in the shared ring. */
 	if (qp->is_user) {
-		uet_engine_run(&qp->eng);
+		uet_engine_run_task(&qp->eng);
 		return 0;
 	}
 	if (state < IB_QPS_RTS && state != IB_QPS_ERR) {

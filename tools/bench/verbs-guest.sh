@@ -438,6 +438,16 @@ profile() {
 # namespace: lb0 carries the address, lb1 only gives it a peer.
 ns_add a b
 veth_link a veth0 10.0.0.1/24 b veth1 10.0.0.2/24 || fail "veth pair"
+# BENCH_RPS=1: each namespace stands for a host with a CPU of its own for
+# what it receives (RPS: b's on CPU 1, a's on CPU 0). A veth delivers on
+# the sending CPU, so without it one CPU carries the receive path of both
+# ends, as no two real hosts would.
+if [ -n "${BENCH_RPS:-}" ] && [ "$(nproc)" -ge 2 ]; then
+	in_ns a sh -c 'echo 1 >/sys/class/net/veth0/queues/rx-0/rps_cpus' &&
+		in_ns b sh -c 'echo 2 >/sys/class/net/veth1/queues/rx-0/rps_cpus' ||
+		fail "RPS on the veth pair"
+	echo "# RPS: veth1 (b) received on CPU 1, veth0 (a) on CPU 0"
+fi
 ip link add lb0 type veth peer name lb1 && ip addr add 10.1.0.1/24 dev lb0 &&
 	ip link set lb0 up && ip link set lb1 up || fail "loopback veth"
 on_exit "ip link del lb0"
