@@ -501,3 +501,22 @@ void uet_pdc_rx_sack(const struct uet_pdc_rx *rx, u32 psn, u32 *cack,
 	*sack_base = base;
 	*bitmap = map;
 }
+
+/* A new data packet arrived at t: how long may its ACK wait, if nothing
+ * asks for one sooner? About as long as @every packets take to come at
+ * their mean spacing (a moving average, 1/8 gain, as TCP's SRTT): a
+ * sender that keeps sending gets one ACK per @every packets, one that
+ * stopped without asking (ACKREQ) gets its ACK soon after. At most @cap,
+ * which also bounds what a pause between bursts adds to the average.
+ */
+u64 uet_pdc_ack_hold(struct uet_pdc_ack_hold *h, u64 t, u64 cap, u32 every)
+{
+	u64 gap;
+
+	if (h->last_ns && t > h->last_ns) {
+		gap = min(t - h->last_ns, cap);
+		h->gap_ns = h->gap_ns - (h->gap_ns >> 3) + (gap >> 3);
+	}
+	h->last_ns = t;
+	return min(cap, h->gap_ns * every);
+}

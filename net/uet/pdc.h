@@ -159,4 +159,12 @@ static inline bool uet_pdc_rx_has_hole(const struct uet_pdc_rx *rx)
 	return rx->high != rx->next;
 }
 
+/* How long a receiver holds an ACK back (pdc.c: uet_pdc_ack_hold()). */
+struct uet_pdc_ack_hold {
+	u64 last_ns;		/* arrival of the newest new data packet */
+	u64 gap_ns;		/* mean spacing of new data packets (EWMA) */
+};
+
+u64 uet_pdc_ack_hold(struct uet_pdc_ack_hold *h, u64 t, u64 cap, u32 every);
+
 #endif /* _UET_PDC_H */

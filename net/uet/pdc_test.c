@@ -366,6 +366,42 @@ static void uet_pdc_rx_test(struct kunit *test)
 	uet_pdc_rx_free(&rx);
 }
 
+static void uet_pdc_ack_hold_test(struct kunit *test)
+{
+	struct uet_pdc_ack_hold h = {};
+	u64 cap = 10 * NSEC_PER_MSEC, t = NSEC_PER_SEC;
+	int i;
+
+	/* The first packet knows no spacing: its ACK is not held. */
+	KUNIT_EXPECT_EQ(test, uet_pdc_ack_hold(&h, t, cap, 16), 0);
+	/* Packets 100 us apart: the hold grows towards 16 x 100 us. */
+	for (i = 0; i < 100; i++) {
+		t += 100 * NSEC_PER_USEC;
+		uet_pdc_ack_hold(&h, t, cap, 16);
+	}
+	t += 100 * NSEC_PER_USEC;
+	KUNIT_EXPECT_GE(test, uet_pdc_ack_hold(&h, t, cap, 16),
+			15 * 100 * NSEC_PER_USEC);
+	KUNIT_EXPECT_LE(test, uet_pdc_ack_hold(&h, t, cap, 16),
+			16 * 100 * NSEC_PER_USEC);
+	/* Never beyond the cap, however sparse the packets. */
+	for (i = 0; i < 100; i++) {
+		t += NSEC_PER_SEC;
+		KUNIT_EXPECT_LE(test, uet_pdc_ack_hold(&h, t, cap, 16), cap);
+	}
+	/* A pause counts as the cap at most: the average comes back down. */
+	for (i = 0; i < 100; i++) {
+		t += 10 * NSEC_PER_USEC;
+		uet_pdc_ack_hold(&h, t, cap, 16);
+	}
+	KUNIT_EXPECT_LE(test, uet_pdc_ack_hold(&h, t + 10 * NSEC_PER_USEC,
+					       cap, 16),
+			16 * 20 * NSEC_PER_USEC);
+	/* A clock that did not move leaves the average as it was. */
+	KUNIT_EXPECT_EQ(test, uet_pdc_ack_hold(&h, t + 10 * NSEC_PER_USEC, cap, 1),
+			h.gap_ns);
+}
+
 static void uet_pdc_end_to_end_test(struct kunit *test)
 {
 	struct uet_pdc_test_rel rel = {};
@@ -415,6 +451,7 @@ static struct kunit_case uet_pdc_cases[] = {
 	KUNIT_CASE(uet_pdc_rto_test),
 	KUNIT_CASE(uet_pdc_rto_recovery_test),
 	KUNIT_CASE(uet_pdc_rx_test),
+	KUNIT_CASE(uet_pdc_ack_hold_test),
 	KUNIT_CASE(uet_pdc_end_to_end_test),
 	{}
 };

@@ -124,8 +124,7 @@ struct uet_resp {
 	u16 ack_ev;		/* entropy value of the packet at ack_psn */
 	u64 ack_rx_ns;		/* when the packet at ack_psn arrived */
 	u64 ack_deadline_ns;	/* the oldest unacknowledged packet's ACK is due */
-	u64 rx_last_ns;		/* arrival of the newest new data packet */
-	u64 rx_gap_ns;		/* mean spacing of new data packets (EWMA) */
+	struct uet_pdc_ack_hold hold;
 
 	/* The first hole, for NACK PKT_NOT_RCVD. */
 	u32 hole_psn;

@@ -65,8 +65,7 @@ void uet_resp_reset(struct uet_qp *qp)
 	resp->ack_dup = false;
 	resp->ack_retx = false;
 	resp->ack_deadline_ns = 0;
-	resp->rx_last_ns = 0;
-	resp->rx_gap_ns = 0;
+	memset(&resp->hold, 0, sizeof(resp->hold));
 	resp->hole_since_ns = 0;
 	if (!qp->srq)
 		uet_queue_discard(&qp->rq);
@@ -394,14 +393,11 @@ static void uet_resp_ack_trigger(struct uet_resp *resp, u32 psn,
 	resp->ack_rx_ns = ktime_to_ns(skb->tstamp);
 }
 
-/* A new data packet arrived at t and is not acknowledged yet. Its ACK,
- * unless one is due sooner, waits about as long as ack_every packets
- * take to come at their mean spacing: a sender that keeps sending gets
- * one ACK per ack_every packets, and one that stopped without asking for
- * an ACK (ACKREQ) gets it soon after. The wait is at most ack_delay_us,
- * and a quarter of rto_min_us, so that the sender's timer never waits on
- * it. (A fixed 50 us, under emulation, where packets came 100 to 250 us
- * apart, made 0.22 ACKs per data packet.)
+/* A new data packet arrived at t and is not acknowledged yet: unless one
+ * is due sooner, its ACK waits as uet_pdc_ack_hold() says, at most
+ * ack_delay_us, and a quarter of rto_min_us, so that the sender's timer
+ * never waits on it. (A fixed 50 us, under emulation, where packets came
+ * 100 to 250 us apart, made 0.22 ACKs per data packet.)
  */
 static void uet_resp_ack_hold(struct uet_qp *qp, u64 t)
 {
@@ -409,18 +405,11 @@ static void uet_resp_ack_hold(struct uet_qp *qp, u64 t)
 	struct uet_dev *udev = qp->udev;
 	u64 cap = min_t(u64, (u64)uet_param(udev, ack_delay_us) * NSEC_PER_USEC,
 			(u64)uet_param(udev, rto_min_us) * NSEC_PER_USEC / 4);
-	u64 gap;
+	u64 hold = uet_pdc_ack_hold(&resp->hold, t, cap,
+				    uet_param(udev, ack_every));
 
-	if (resp->rx_last_ns && t > resp->rx_last_ns) {
-		/* A pause between bursts counts up to the cap only. */
-		gap = min(t - resp->rx_last_ns, cap);
-		resp->rx_gap_ns = resp->rx_gap_ns - (resp->rx_gap_ns >> 3) +
-				  (gap >> 3);
-	}
-	resp->rx_last_ns = t;
 	if (!resp->ack_pending++)
-		resp->ack_deadline_ns = t + min_t(u64, cap,
-			resp->rx_gap_ns * uet_param(udev, ack_every));
+		resp->ack_deadline_ns = t + hold;
 }
 
 static void uet_resp_data(struct uet_qp *qp, struct sk_buff *skb)
