@@ -80,7 +80,9 @@ void uet_rcv(struct uet_dev *udev, struct sk_buff *skb, bool run)
 	}
 	switch (uet_engine_queue(&qp->eng, &qp->rxq, skb, UET_RX_BACKLOG)) {
 	case 0:
-		/* Run to completion here, in the receive softirq. */
+		/* Run to completion here, in the receive softirq; a packet
+		 * from this host (loopback) leaves it to the QP's work.
+		 */
 		if (run)
 			uet_engine_run(&qp->eng);
 		else

@@ -1160,11 +1160,11 @@ int uet_req_rcv_resp(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 		return -ENOENT;
 
 	if (vh->opcode == UET_OP_READ_RESP) {
+		struct uet_sge_io io = { .skb = skb, .skb_off = off };
+
 		if (w->opcode != IB_WR_RDMA_READ || vh->msg_len != w->length ||
 		    len > w->length - vh->offset)
 			return -EINVAL;
-		struct uet_sge_io io = { .skb = skb, .skb_off = off };
-
 		err = uet_sge_copy(qp, w->wqe.dma.sge, w->wqe.dma.num_sge,
 				   vh->offset, len, IB_ACCESS_LOCAL_WRITE, &io);
 		if (err) {
@@ -1176,6 +1176,7 @@ int uet_req_rcv_resp(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 			w->responded = true;
 	} else {
 		u8 val[UET_ATOMIC_RESP_LEN];
+		struct uet_sge_io io = { .buf = val, .dir = UET_TO_MR };
 		u64 orig;
 
 		if (w->opcode == IB_WR_RDMA_READ || len != UET_ATOMIC_RESP_LEN)
@@ -1185,8 +1186,6 @@ int uet_req_rcv_resp(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 		orig = get_unaligned_be64(val);
 		/* The original value lands in host order, as on rxe. */
 		memcpy(val, &orig, sizeof(orig));
-		struct uet_sge_io io = { .buf = val, .dir = UET_TO_MR };
-
 		err = uet_sge_copy(qp, w->wqe.dma.sge, 1, 0, sizeof(val),
 				   IB_ACCESS_LOCAL_WRITE, &io);
 		if (err)

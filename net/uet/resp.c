@@ -247,6 +247,7 @@ static struct uet_mr *uet_resp_mr(struct uet_qp *qp, u32 rkey, int access,
 static int uet_resp_execute(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 			    u32 psn, struct sk_buff *skb, int off, u32 len)
 {
+	struct uet_sge_io pkt = { .skb = skb, .skb_off = off };
 	struct uet_rmsg *m = NULL;
 	struct uet_rjob job = {};
 	struct uet_mr *mr;
@@ -273,11 +274,9 @@ static int uet_resp_execute(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 				m->status = IB_WC_LOC_LEN_ERR;
 				return UET_VERR_REM_INV_REQ;
 			}
-			struct uet_sge_io io = { .skb = skb, .skb_off = off };
-
 			err = uet_sge_copy(qp, m->wqe->dma.sge,
 					   m->wqe->dma.num_sge, vh->offset, len,
-					   IB_ACCESS_LOCAL_WRITE, &io);
+					   IB_ACCESS_LOCAL_WRITE, &pkt);
 			if (err) {
 				m->status = IB_WC_LOC_PROT_ERR;
 				return UET_VERR_REM_OP;
