@@ -15,12 +15,13 @@ cd "$top" || exit 1
 # The debug kernel runs some 20 times slower than stock: every suite took
 # over 40 minutes there, beyond CI's budget. It runs the suites that drive
 # the transport (traffic, loss, reordering, access errors, atomics, SRQ,
-# the CM) and netlink readers of a busy engine, where KASAN, lockdep and
-# kmemleak see what the stock run cannot; sch_uet has its KUnit suite
-# there, and configuration parsing and measurements run on stock only.
+# the CM), netlink readers of a busy engine and QP lifecycles under
+# traffic, where KASAN, lockdep and kmemleak see what the stock run
+# cannot; sch_uet has its KUnit suite there, and configuration parsing
+# and measurements run on stock only.
 # (qdisc_trim took 251 s there; verbs_kernel_ulp skips, the debug kernel
 # has no nvme-rdma.)
-debug_tests="kunit.sh netlink.sh verbs_access.sh verbs_misc.sh verbs_netem.sh
+debug_tests="kunit.sh netlink.sh qp_lifecycle.sh verbs_access.sh verbs_misc.sh verbs_netem.sh
 	verbs_perftest.sh verbs_rdmacm.sh"
 
 scratch=$(mktemp -d)

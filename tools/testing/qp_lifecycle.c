@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * qp_lifecycle: a QP's state changes while its peer floods it, for
+ * selftests/qp_lifecycle.sh. One process opens two RDMA devices and
+ * connects RC QPs between them by their GIDs.
+ *
+ *   qp_lifecycle DEV_A GID_INDEX_A DEV_B GID_INDEX_B MODE SECONDS
+ *
+ * In every mode but "reuse", a thread keeps B's QP writing 64 KiB
+ * messages to A's region, 16 in flight, and when B's QP fails (as it
+ * does whenever A's goes away under it) moves it through RESET back to
+ * RTS towards A's QP of the moment. Meanwhile, for SECONDS, A's QP:
+ *
+ *   reset    posts WRITEs to B and goes RTS -> RESET -> INIT -> RTR -> RTS
+ *            at once, with its sends and B's packets in flight
+ *   sqd      posts WRITEs, goes RTS -> SQD, changes its address vector
+ *            eight times in SQD, and goes back to RTS
+ *   destroy  is created, connected, posts WRITEs and is destroyed at once
+ *   reuse    (no flood) sends 100 SENDs, both QPs go through RESET and
+ *            are connected again, 100 more: every one must complete with
+ *            success and every byte must land
+ *
+ * Prints what it did; exits 0 if every verb the mode expects to succeed
+ * did, 1 otherwise. The kernel's part (no splat, no leak) is the
+ * script's to check.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <infiniband/verbs.h>
+
+#define MSG		65536
+#define BUF_LEN		(16 * MSG)
+#define FLOOD_DEPTH	16
+#define CQ_DEPTH	256
+#define REUSE_MSGS	100
+#define REUSE_LEN	4096
+#define CQE_TIMEOUT	30
+
+struct side {
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_mr *mr;
+	uint8_t *buf;
+	union ibv_gid gid;
+	int gid_index;
+	struct ibv_qp *qp;
+};
+
+static struct side a, b;
+/* A's QP number of the moment, for the flood to connect to. */
+static pthread_mutex_t a_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint32_t a_qpn;
+static atomic_bool done;
+
+static void die(const char *what)
+{
+	fprintf(stderr, "qp_lifecycle: %s\n", what);
+	exit(1);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void side_init(struct side *s, const char *dev, int gid_index)
+{
+	struct ibv_device **list = ibv_get_device_list(NULL);
+	int i;
+
+	if (!list)
+		die("ibv_get_device_list");
+	for (i = 0; list[i]; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), dev))
+			s->ctx = ibv_open_device(list[i]);
+	ibv_free_device_list(list);
+	if (!s->ctx)
+		die("cannot open a device");
+	s->gid_index = gid_index;
+	if (ibv_query_gid(s->ctx, 1, gid_index, &s->gid))
+		die("ibv_query_gid");
+	s->pd = ibv_alloc_pd(s->ctx);
+	s->cq = ibv_create_cq(s->ctx, CQ_DEPTH, NULL, NULL, 0);
+	s->buf = aligned_alloc(4096, BUF_LEN);
+	if (!s->pd || !s->cq || !s->buf)
+		die("ibv_alloc_pd, ibv_create_cq or aligned_alloc");
+	memset(s->buf, 0, BUF_LEN);
+	s->mr = ibv_reg_mr(s->pd, s->buf, BUF_LEN, IBV_ACCESS_LOCAL_WRITE |
+			   IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
+	if (!s->mr)
+		die("ibv_reg_mr");
+}
+
+static struct ibv_qp *qp_create(struct side *s)
+{
+	struct ibv_qp_init_attr init = {
+		.send_cq = s->cq,
+		.recv_cq = s->cq,
+		.cap = { .max_send_wr = 64, .max_recv_wr = 64,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+		.qp_type = IBV_QPT_RC,
+		.sq_sig_all = 1,
+	};
+
+	return ibv_create_qp(s->pd, &init);
+}
+
+static int to_state(struct ibv_qp *qp, enum ibv_qp_state st)
+{
+	struct ibv_qp_attr attr = { .qp_state = st };
+
+	return ibv_modify_qp(qp, &attr, IBV_QP_STATE);
+}
+
+static void av_fill(struct ibv_ah_attr *ah, const struct side *s,
+		    const struct side *peer, uint32_t flow_label)
+{
+	memset(ah, 0, sizeof(*ah));
+	ah->is_global = 1;
+	ah->grh.dgid = peer->gid;
+	ah->grh.sgid_index = s->gid_index;
+	ah->grh.hop_limit = 64;
+	ah->grh.flow_label = flow_label;
+	ah->port_num = 1;
+}
+
+/* RESET -> INIT -> RTR -> RTS towards the peer's QP number peer_qpn.
+ * Short timeouts and few retries: a QP whose peer went away fails soon.
+ */
+static int qp_connect(struct side *s, const struct side *peer,
+		      uint32_t peer_qpn)
+{
+	struct ibv_qp_attr attr = {
+		.qp_state = IBV_QPS_INIT,
+		.port_num = 1,
+		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ,
+	};
+
+	if (ibv_modify_qp(s->qp, &attr, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
+		return -1;
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = IBV_QPS_RTR;
+	attr.path_mtu = IBV_MTU_1024;
+	attr.dest_qp_num = peer_qpn;
+	attr.rq_psn = 0;
+	attr.max_dest_rd_atomic = 1;
+	attr.min_rnr_timer = 1;
+	av_fill(&attr.ah_attr, s, peer, 0);
+	if (ibv_modify_qp(s->qp, &attr, IBV_QP_STATE | IBV_QP_AV |
+			  IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
+		return -1;
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = IBV_QPS_RTS;
+	attr.timeout = 10;
+	attr.retry_cnt = 2;
+	attr.rnr_retry = 2;
+	attr.sq_psn = 0;
+	attr.max_rd_atomic = 1;
+	return ibv_modify_qp(s->qp, &attr, IBV_QP_STATE | IBV_QP_TIMEOUT |
+			     IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+			     IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
+}
+
+static int post_send(struct side *s, uint64_t id, size_t off, uint32_t len)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)s->buf + off,
+		.length = len,
+		.lkey = s->mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = id,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = IBV_WR_SEND,
+	}, *bad;
+
+	return ibv_post_send(s->qp, &wr, &bad);
+}
+
+static int post_recv(struct side *s, uint64_t id, size_t off, uint32_t len)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)s->buf + off,
+		.length = len,
+		.lkey = s->mr->lkey,
+	};
+	struct ibv_recv_wr wr = {
+		.wr_id = id,
+		.sg_list = &sge,
+		.num_sge = 1,
+	}, *bad;
+
+	return ibv_post_recv(s->qp, &wr, &bad);
+}
+
+static int post_write(struct side *s, const struct side *peer, uint64_t id,
+		      size_t off, uint32_t len)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)s->buf + off,
+		.length = len,
+		.lkey = s->mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = id,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = IBV_WR_RDMA_WRITE,
+		.wr.rdma = { .remote_addr = (uintptr_t)peer->buf + off,
+			     .rkey = peer->mr->rkey },
+	}, *bad;
+
+	return ibv_post_send(s->qp, &wr, &bad);
+}
+
+static void drain(struct side *s)
+{
+	struct ibv_wc wc[16];
+
+	while (ibv_poll_cq(s->cq, 16, wc) > 0)
+		;
+}
+
+/* B writes to A's region without pause, and reconnects to A's QP of the
+ * moment whenever its own failed or A's changed.
+ */
+static void *flood(void *arg)
+{
+	unsigned long ok = 0, failed = 0, reconnects = 0;
+	uint32_t target = 0;
+	int inflight = 0, n, i;
+	struct ibv_wc wc[16];
+	uint64_t id = 0;
+	bool broken = true;
+
+	(void)arg;
+	while (!atomic_load(&done)) {
+		pthread_mutex_lock(&a_lock);
+		if (a_qpn != target)
+			broken = true;
+		if (broken && a_qpn) {
+			target = a_qpn;
+			drain(&b);
+			inflight = 0;
+			to_state(b.qp, IBV_QPS_RESET);
+			drain(&b);
+			broken = qp_connect(&b, &a, target) != 0;
+			reconnects++;
+		}
+		pthread_mutex_unlock(&a_lock);
+		if (broken) {
+			usleep(1000);
+			continue;
+		}
+		while (inflight < FLOOD_DEPTH &&
+		       !post_write(&b, &a, id, (id % 16) * MSG, MSG)) {
+			id++;
+			inflight++;
+		}
+		n = ibv_poll_cq(b.cq, 16, wc);
+		for (i = 0; i < n; i++) {
+			inflight--;
+			if (wc[i].status == IBV_WC_SUCCESS) {
+				ok++;
+			} else {
+				failed++;
+				broken = true;
+			}
+		}
+	}
+	printf("B: %lu WRITEs completed, %lu failed, %lu reconnects\n",
+	       ok, failed, reconnects);
+	return NULL;
+}
+
+static void a_connect(void)
+{
+	if (qp_connect(&a, &b, b.qp->qp_num))
+		die("connecting A");
+	pthread_mutex_lock(&a_lock);
+	a_qpn = a.qp->qp_num;
+	pthread_mutex_unlock(&a_lock);
+}
+
+static void a_post_some(void)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		if (post_write(&a, &b, i, i * MSG, MSG))
+			break;
+}
+
+static unsigned long mode_reset(double end)
+{
+	unsigned long cycles = 0;
+
+	while (now() < end) {
+		a_post_some();
+		if (to_state(a.qp, IBV_QPS_RESET))
+			die("RTS -> RESET");
+		drain(&a);
+		if (qp_connect(&a, &b, b.qp->qp_num))
+			die("RESET -> RTS");
+		cycles++;
+	}
+	return cycles;
+}
+
+static unsigned long mode_sqd(double end)
+{
+	unsigned long cycles = 0;
+	struct ibv_qp_attr attr;
+	uint32_t k;
+
+	while (now() < end) {
+		a_post_some();
+		if (to_state(a.qp, IBV_QPS_SQD))
+			die("RTS -> SQD");
+		for (k = 1; k <= 8; k++) {
+			memset(&attr, 0, sizeof(attr));
+			attr.qp_state = IBV_QPS_SQD;
+			av_fill(&attr.ah_attr, &a, &b, k);
+			attr.ah_attr.grh.traffic_class = (k & 1) << 2;
+			if (ibv_modify_qp(a.qp, &attr, IBV_QP_STATE | IBV_QP_AV))
+				die("SQD -> SQD with a new address vector");
+		}
+		if (to_state(a.qp, IBV_QPS_RTS))
+			die("SQD -> RTS");
+		drain(&a);
+		cycles++;
+	}
+	return cycles;
+}
+
+static unsigned long mode_destroy(double end)
+{
+	unsigned long cycles = 0;
+
+	while (now() < end) {
+		if (ibv_destroy_qp(a.qp))
+			die("ibv_destroy_qp");
+		drain(&a);
+		a.qp = qp_create(&a);
+		if (!a.qp)
+			die("ibv_create_qp");
+		a_connect();
+		a_post_some();
+		usleep(rand() % 2000);
+		cycles++;
+	}
+	return cycles;
+}
+
+/* Wait for n successful completions on s; false on an error or timeout. */
+static bool reap(struct side *s, int n)
+{
+	double end = now() + CQE_TIMEOUT;
+	struct ibv_wc wc;
+	int got;
+
+	while (n > 0 && now() < end) {
+		got = ibv_poll_cq(s->cq, 1, &wc);
+		if (got < 0)
+			return false;
+		if (!got)
+			continue;
+		if (wc.status != IBV_WC_SUCCESS) {
+			printf("reuse: completion %s\n", ibv_wc_status_str(wc.status));
+			return false;
+		}
+		n--;
+	}
+	return !n;
+}
+
+/* REUSE_MSGS SENDs of a fresh pattern, each received in its own slot:
+ * each takes a receive WQE, so a message number, which a reset must
+ * start again on both sides.
+ */
+static bool reuse_round(unsigned int round)
+{
+	int i, n;
+
+	for (i = 0; i < BUF_LEN; i++)
+		a.buf[i] = (uint8_t)(i * 7 + round * 13 + 1);
+	for (i = 0; i < REUSE_MSGS; i += n) {
+		n = REUSE_MSGS - i < 32 ? REUSE_MSGS - i : 32;
+		for (int j = i; j < i + n; j++)
+			if (post_recv(&b, j, (size_t)j * REUSE_LEN, REUSE_LEN) ||
+			    post_send(&a, j, (size_t)j * REUSE_LEN, REUSE_LEN))
+				return false;
+		if (!reap(&a, n) || !reap(&b, n))
+			return false;
+	}
+	return !memcmp(a.buf, b.buf, (size_t)REUSE_MSGS * REUSE_LEN);
+}
+
+static int mode_reuse(void)
+{
+	bool first, second;
+
+	first = reuse_round(0);
+	printf("reuse: first connection: %d SENDs %s\n", REUSE_MSGS,
+	       first ? "landed" : "FAILED");
+	if (to_state(a.qp, IBV_QPS_RESET) || to_state(b.qp, IBV_QPS_RESET))
+		die("RESET");
+	drain(&a);
+	drain(&b);
+	if (qp_connect(&a, &b, b.qp->qp_num) || qp_connect(&b, &a, a.qp->qp_num))
+		die("reconnecting after RESET");
+	second = reuse_round(1);
+	printf("reuse: after RESET: %d SENDs %s\n", REUSE_MSGS,
+	       second ? "landed" : "FAILED");
+	return first && second ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long cycles;
+	const char *mode;
+	pthread_t thr;
+	double end;
+
+	if (argc != 7) {
+		fprintf(stderr,
+			"usage: %s DEV_A GID_INDEX_A DEV_B GID_INDEX_B reset|sqd|destroy|reuse SECONDS\n",
+			argv[0]);
+		return 2;
+	}
+	mode = argv[5];
+	side_init(&a, argv[1], atoi(argv[2]));
+	side_init(&b, argv[3], atoi(argv[4]));
+	a.qp = qp_create(&a);
+	b.qp = qp_create(&b);
+	if (!a.qp || !b.qp)
+		die("ibv_create_qp");
+	if (!strcmp(mode, "reuse")) {
+		if (qp_connect(&b, &a, a.qp->qp_num))
+			die("connecting B");
+		a_connect();
+		return mode_reuse();
+	}
+
+	a_connect();
+	if (pthread_create(&thr, NULL, flood, NULL))
+		die("pthread_create");
+	end = now() + atof(argv[6]);
+	if (!strcmp(mode, "reset"))
+		cycles = mode_reset(end);
+	else if (!strcmp(mode, "sqd"))
+		cycles = mode_sqd(end);
+	else if (!strcmp(mode, "destroy"))
+		cycles = mode_destroy(end);
+	else
+		die("unknown mode");
+	atomic_store(&done, true);
+	pthread_join(thr, NULL);
+	printf("%s: %lu cycles of QP A\n", mode, cycles);
+	if (ibv_destroy_qp(a.qp) || ibv_destroy_qp(b.qp) ||
+	    ibv_dereg_mr(a.mr) || ibv_dereg_mr(b.mr) ||
+	    ibv_destroy_cq(a.cq) || ibv_destroy_cq(b.cq) ||
+	    ibv_dealloc_pd(a.pd) || ibv_dealloc_pd(b.pd) ||
+	    ibv_close_device(a.ctx) || ibv_close_device(b.ctx))
+		die("teardown");
+	return 0;
+}
