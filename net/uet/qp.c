@@ -170,6 +170,49 @@ void uet_qp_error(struct uet_qp *qp)
 	uet_engine_kick(&qp->eng);
 }
 
+static bool uet_qp_from_peer(struct uet_qp *qp, struct sk_buff *skb)
+{
+	const struct uet_skb_cb *cb = UET_SKB_CB(skb);
+
+	if (cb->family != qp->path.family)
+		return false;
+	if (cb->family == AF_INET)
+		return cb->saddr.v4 == qp->path.daddr.v4;
+	return ipv6_addr_equal(&cb->saddr.v6, &qp->path.daddr.v6);
+}
+
+/* A packet the receive path queued to this QP, to the side it is for:
+ * acknowledgements and control packets to the requester (req.c), data
+ * to the responder (resp.c).
+ */
+static void uet_qp_rcv(struct uet_qp *qp, struct sk_buff *skb)
+{
+	if (!uet_qp_from_peer(qp, skb)) {
+		uet_inc(qp->udev, UET_CNT_DROP_NO_QP);
+		kfree_skb(skb);
+		return;
+	}
+	switch (uet_pds_type(skb->data, skb->len)) {
+	case UET_PDS_ACK_CC:
+	case UET_PDS_ACK_CCX:
+		uet_req_rcv_ack(qp, skb);
+		break;
+	case UET_PDS_CONTROL:
+		uet_req_rcv_ctl(qp, skb);
+		break;
+	case UET_PDS_NACK:
+		uet_req_rcv_nack(qp, skb);
+		break;
+	case UET_PDS_RUD_REQ:
+		uet_resp_rcv(qp, skb);
+		break;
+	default:
+		uet_inc(qp->udev, UET_CNT_DROP_MALFORMED);
+		consume_skb(skb);
+		break;
+	}
+}
+
 static bool uet_qp_pass(struct uet_engine *eng)
 {
 	struct uet_qp *qp = container_of(eng, struct uet_qp, eng);
@@ -201,7 +244,7 @@ static bool uet_qp_pass(struct uet_engine *eng)
 
 	for (n = 0; n < UET_WORK_BUDGET && (skb = skb_dequeue(&qp->rxq)); n++) {
 		now = max_t(u64, now, ktime_to_ns(skb->tstamp));
-		uet_resp_rcv(qp, skb);
+		uet_qp_rcv(qp, skb);
 	}
 	/* The clock is read once a pass: emulated, as under QEMU, a read
 	 * can cost as much as a packet's processing. The receive softirq's
@@ -513,6 +556,7 @@ int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	struct uet_dev *udev = qp->udev;
 	struct uet_peer *peer = NULL;
 	enum ib_qp_state cur, new;
+	bool local = false;
 	struct uet_path path;
 	unsigned long flags;
 	int err;
@@ -548,6 +592,9 @@ int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		return -EINVAL;
 	}
 	uet_qp_stop(qp);
+	if (mask & (IB_QP_AV | IB_QP_PATH_MTU))
+		local = uet_udp_is_local(udev, (mask & IB_QP_AV) ?
+					 &path : &qp->path);
 
 	spin_lock_irqsave(&qp->state_lock, flags);
 	if (mask & IB_QP_ACCESS_FLAGS)
@@ -556,12 +603,14 @@ int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		qp->path = path;
 		dst_cache_reset(&qp->dst_cache);
 	}
-	if (mask & IB_QP_PATH_MTU) {
+	if (mask & (IB_QP_AV | IB_QP_PATH_MTU)) {
 		unsigned int ndev_mtu = READ_ONCE(udev->ndev->mtu);
+		enum ib_mtu pmtu = (mask & IB_QP_PATH_MTU) ? attr->path_mtu :
+				   ib_mtu_int_to_enum(qp->mtu);
 
-		qp->mtu = ib_mtu_enum_to_int(min(attr->path_mtu,
-						 uet_ib_mtu(ndev_mtu)));
-		qp->seg = uet_rc_seg(attr->path_mtu, ndev_mtu);
+		qp->mtu = ib_mtu_enum_to_int(min(pmtu, uet_ib_mtu(ndev_mtu)));
+		/* A new address may be local, or no longer. */
+		qp->seg = uet_rc_seg(pmtu, ndev_mtu, local);
 	}
 	if (mask & IB_QP_TIMEOUT)
 		qp->timeout = attr->timeout;

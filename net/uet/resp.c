@@ -345,17 +345,6 @@ static int uet_resp_execute(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 	}
 }
 
-static bool uet_resp_from_peer(struct uet_qp *qp, struct sk_buff *skb)
-{
-	const struct uet_skb_cb *cb = UET_SKB_CB(skb);
-
-	if (cb->family != qp->path.family)
-		return false;
-	if (cb->family == AF_INET)
-		return cb->saddr.v4 == qp->path.daddr.v4;
-	return ipv6_addr_equal(&cb->saddr.v6, &qp->path.daddr.v6);
-}
-
 /* A hole that packets keep overtaking, for longer than reordering
  * explains, is reported at once instead of waiting for the sender to
  * infer it: NACK PKT_NOT_RCVD, once per hole.
@@ -517,32 +506,10 @@ static void uet_resp_data(struct uet_qp *qp, struct sk_buff *skb)
 	uet_resp_complete(qp);
 }
 
-/* One packet the receive path queued to this QP. */
+/* A data packet (RUD request) from the QP's peer. */
 void uet_resp_rcv(struct uet_qp *qp, struct sk_buff *skb)
 {
-	if (!uet_resp_from_peer(qp, skb)) {
-		uet_inc(qp->udev, UET_CNT_DROP_NO_QP);
-		kfree_skb(skb);
-		return;
-	}
-	switch (uet_pds_type(skb->data, skb->len)) {
-	case UET_PDS_ACK_CC:
-	case UET_PDS_ACK_CCX:
-		uet_req_rcv_ack(qp, skb);
-		return;
-	case UET_PDS_CONTROL:
-		uet_req_rcv_ctl(qp, skb);
-		return;
-	case UET_PDS_NACK:
-		uet_req_rcv_nack(qp, skb);
-		return;
-	case UET_PDS_RUD_REQ:
-		uet_resp_data(qp, skb);
-		break;
-	default:
-		uet_inc(qp->udev, UET_CNT_DROP_MALFORMED);
-		break;
-	}
+	uet_resp_data(qp, skb);
 	consume_skb(skb);
 }
 

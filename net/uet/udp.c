@@ -82,6 +82,21 @@ static struct uet_dev *uet_udp_dev_by_addr(struct net *net, u8 family,
 	return udev;
 }
 
+/* Is path's destination a uet device of this host, which the loopback
+ * path below delivers to?
+ */
+bool uet_udp_is_local(struct uet_dev *udev, const struct uet_path *path)
+{
+	struct uet_dev *dst;
+
+	dst = uet_udp_dev_by_addr(dev_net(udev->ndev), path->family,
+				  &path->daddr);
+	if (!dst)
+		return false;
+	uet_dev_put(dst);
+	return true;
+}
+
 /* The device a packet came in for. What a host sends to one of its own
  * addresses through IP arrives on the loopback netdev: the netdev owning
  * the destination address tells the device then.

@@ -79,6 +79,9 @@ int uet_udp_xmit(struct uet_dev *udev, struct sk_buff *skb,
 		 const struct uet_path *path, u16 sport, u8 tos,
 		 struct dst_cache *cache, bool direct);
 
+/* Is path's destination a uet device of this host (uet_rc_seg())? */
+bool uet_udp_is_local(struct uet_dev *udev, const struct uet_path *path);
+
 int uet_path_from_ah(struct uet_dev *udev, const struct rdma_ah_attr *attr,
 		     struct uet_path *path);
 

@@ -71,13 +71,22 @@ enum ib_mtu uet_ib_mtu(unsigned int netdev_mtu)
  * fills what the netdev carries after the worst-case headers (at 1500,
  * 1392 bytes instead of 1024; at 9000, 8892 instead of 4096). A path MTU
  * asked below the port's is kept, as the limit of the path it names.
+ *
+ * A local destination (a uet device of this host) takes its packets from
+ * udp.c's loopback path, never from the netdev nor IP: they are 64 KiB,
+ * the largest frame TCP hands lo (GSO_LEGACY_MAX_SIZE), so a 64 KiB
+ * WRITE is one packet.
  */
-u32 uet_rc_seg(enum ib_mtu path_mtu, unsigned int netdev_mtu)
+u32 uet_rc_seg(enum ib_mtu path_mtu, unsigned int netdev_mtu, bool local)
 {
 	enum ib_mtu port = uet_ib_mtu(netdev_mtu);
 	u32 bytes = ib_mtu_enum_to_int(min(path_mtu, port));
 
-	if (path_mtu < port || netdev_mtu < bytes + UET_MAX_HDR_LEN)
+	if (path_mtu < port)
+		return bytes;
+	if (local)
+		return UET_RC_SEG_LOCAL;
+	if (netdev_mtu < bytes + UET_MAX_HDR_LEN)
 		return bytes;
 	return min_t(u32, netdev_mtu, UET_RC_SEG_MAX_MTU) - UET_MAX_HDR_LEN;
 }

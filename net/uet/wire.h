@@ -6,6 +6,7 @@
 #ifndef _UET_WIRE_H
 #define _UET_WIRE_H
 
+#include <linux/sizes.h>
 #include <linux/types.h>
 #include <rdma/ib_verbs.h>
 
@@ -304,8 +305,10 @@ int uet_verbs_parse(const void *buf, size_t len, struct uet_verbs_hdr *vh);
 
 /* The largest netdev MTU whose payload RC fills: IPv4's largest packet. */
 #define UET_RC_SEG_MAX_MTU	65535
+/* RC payload to a local destination: 16 pages, so within MAX_SKB_FRAGS. */
+#define UET_RC_SEG_LOCAL	SZ_64K
 
 enum ib_mtu uet_ib_mtu(unsigned int netdev_mtu);
-u32 uet_rc_seg(enum ib_mtu path_mtu, unsigned int netdev_mtu);
+u32 uet_rc_seg(enum ib_mtu path_mtu, unsigned int netdev_mtu, bool local);
 
 #endif /* _UET_WIRE_H */

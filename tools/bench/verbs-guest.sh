@@ -24,9 +24,9 @@
 #         receiver's rx_packets less the control packets, duplicates and
 #         probes it received; payload is the messages those packets make:
 #         an RC packet carries what the netdev MTU leaves after uet's
-#         worst-case headers (SEG_HDR), so a message of SIZE bytes is
-#         ceil(SIZE / (MTU - SEG_HDR)) packets (the receiver's rx_bytes per
-#         packet, printed, checks it);
+#         worst-case headers (SEG_HDR), 64 KiB in loopback, so a message
+#         of SIZE bytes is ceil(SIZE / (MTU - SEG_HDR)) packets (the
+#         receiver's rx_bytes per packet, printed, checks it);
 #   rxe:  has no byte counter and its sent_pkts mixes data, ACKs and
 #         retransmissions: a fixed amount of work (-n, sized by a short
 #         duration run to last about WIN s) timed from its first packet to
@@ -267,6 +267,8 @@ uet_run() {
 	RUN_T0=$EPOCHREALTIME
 	pmtu=$(active_mtu "$r")
 	seg=$((mtu - SEG_HDR))
+	# A local destination takes 64 KiB packets (uet_rc_seg()).
+	[ "$peer" != uet-lo ] || seg=65536
 	per_msg=$(((size + seg - 1) / seg))
 	for c in rx_packets rx_bytes acks_sent acks_received nacks_received \
 		rnr_nacks_received cnps_received duplicates_received trimmed_received \
