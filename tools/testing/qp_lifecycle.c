@@ -179,7 +179,9 @@ static int qp_connect(struct side *s, const struct side *peer,
 			     IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
 }
 
-static int post_send(struct side *s, uint64_t id, size_t off, uint32_t len)
+/* A SEND, or an RDMA WRITE to the same offset of the peer's region. */
+static int post_op(struct side *s, const struct side *peer,
+		   enum ibv_wr_opcode op, uint64_t id, size_t off, uint32_t len)
 {
 	struct ibv_sge sge = {
 		.addr = (uintptr_t)s->buf + off,
@@ -190,10 +192,18 @@ static int post_send(struct side *s, uint64_t id, size_t off, uint32_t len)
 		.wr_id = id,
 		.sg_list = &sge,
 		.num_sge = 1,
-		.opcode = IBV_WR_SEND,
+		.opcode = op,
+		.wr.rdma = { .remote_addr = (uintptr_t)peer->buf + off,
+			     .rkey = peer->mr->rkey },
 	}, *bad;
 
 	return ibv_post_send(s->qp, &wr, &bad);
+}
+
+static int post_write(struct side *s, const struct side *peer, uint64_t id,
+		      size_t off, uint32_t len)
+{
+	return post_op(s, peer, IBV_WR_RDMA_WRITE, id, off, len);
 }
 
 static int post_recv(struct side *s, uint64_t id, size_t off, uint32_t len)
@@ -210,26 +220,6 @@ static int post_recv(struct side *s, uint64_t id, size_t off, uint32_t len)
 	}, *bad;
 
 	return ibv_post_recv(s->qp, &wr, &bad);
-}
-
-static int post_write(struct side *s, const struct side *peer, uint64_t id,
-		      size_t off, uint32_t len)
-{
-	struct ibv_sge sge = {
-		.addr = (uintptr_t)s->buf + off,
-		.length = len,
-		.lkey = s->mr->lkey,
-	};
-	struct ibv_send_wr wr = {
-		.wr_id = id,
-		.sg_list = &sge,
-		.num_sge = 1,
-		.opcode = IBV_WR_RDMA_WRITE,
-		.wr.rdma = { .remote_addr = (uintptr_t)peer->buf + off,
-			     .rkey = peer->mr->rkey },
-	}, *bad;
-
-	return ibv_post_send(s->qp, &wr, &bad);
 }
 
 static void drain(struct side *s)
@@ -433,7 +423,8 @@ static bool reuse_round(unsigned int round)
 		n = REUSE_MSGS - i < 32 ? REUSE_MSGS - i : 32;
 		for (int j = i; j < i + n; j++)
 			if (post_recv(&b, j, (size_t)j * REUSE_LEN, REUSE_LEN) ||
-			    post_send(&a, j, (size_t)j * REUSE_LEN, REUSE_LEN))
+			    post_op(&a, &b, IBV_WR_SEND, j, (size_t)j * REUSE_LEN,
+				    REUSE_LEN))
 				return false;
 		if (!reap(&a, n) || !reap(&b, n))
 			return false;
