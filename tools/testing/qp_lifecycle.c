@@ -38,6 +38,8 @@
 
 #include <infiniband/verbs.h>
 
+#include "verbs_util.h"
+
 #define MSG		65536
 #define BUF_LEN		(16 * MSG)
 #define FLOOD_DEPTH	16
@@ -65,11 +67,7 @@ static uint32_t a_qpn;
 static unsigned long a_errors;
 static atomic_bool done;
 
-static void die(const char *what)
-{
-	fprintf(stderr, "qp_lifecycle: %s\n", what);
-	exit(1);
-}
+#define die vu_die
 
 static double now(void)
 {
@@ -81,17 +79,7 @@ static double now(void)
 
 static void side_init(struct side *s, const char *dev, int gid_index)
 {
-	struct ibv_device **list = ibv_get_device_list(NULL);
-	int i;
-
-	if (!list)
-		die("ibv_get_device_list");
-	for (i = 0; list[i]; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), dev))
-			s->ctx = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
-	if (!s->ctx)
-		die("cannot open a device");
+	s->ctx = vu_open(dev);
 	s->gid_index = gid_index;
 	if (ibv_query_gid(s->ctx, 1, gid_index, &s->gid))
 		die("ibv_query_gid");
@@ -109,16 +97,7 @@ static void side_init(struct side *s, const char *dev, int gid_index)
 
 static struct ibv_qp *qp_create(struct side *s)
 {
-	struct ibv_qp_init_attr init = {
-		.send_cq = s->cq,
-		.recv_cq = s->cq,
-		.cap = { .max_send_wr = 64, .max_recv_wr = 64,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
-		.qp_type = IBV_QPT_RC,
-		.sq_sig_all = 1,
-	};
-
-	return ibv_create_qp(s->pd, &init);
+	return vu_rc_qp(s->pd, s->cq, 64);
 }
 
 static int to_state(struct ibv_qp *qp, enum ibv_qp_state st)

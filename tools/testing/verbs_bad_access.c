@@ -21,6 +21,8 @@
 
 #include <infiniband/verbs.h>
 
+#include "verbs_util.h"
+
 #define PAGE		4096
 /* Region B exposes: not page aligned at either end, so a sloppy bounds
  * check would reach guard bytes in the same pages.
@@ -53,30 +55,7 @@ static void check(bool ok, const char *what)
 		failures++;
 }
 
-static void die(const char *what)
-{
-	fprintf(stderr, "verbs_bad_access: %s\n", what);
-	exit(1);
-}
-
-static struct ibv_context *open_dev(const char *name)
-{
-	struct ibv_device **list = ibv_get_device_list(NULL);
-	struct ibv_context *ctx = NULL;
-	int i;
-
-	if (!list)
-		die("ibv_get_device_list");
-	for (i = 0; list[i]; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), name))
-			ctx = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
-	if (!ctx) {
-		fprintf(stderr, "verbs_bad_access: cannot open %s\n", name);
-		exit(1);
-	}
-	return ctx;
-}
+#define die vu_die
 
 /* Device, PD, CQ and a registered region at MR_OFF of a 3-page buffer. */
 static void side_init(struct side *s, const char *dev, int gid_index,
@@ -84,7 +63,7 @@ static void side_init(struct side *s, const char *dev, int gid_index,
 {
 	s->name = dev;
 	s->gid_index = gid_index;
-	s->ctx = open_dev(dev);
+	s->ctx = vu_open(dev);
 	if (ibv_query_gid(s->ctx, 1, gid_index, &s->gid))
 		die("ibv_query_gid");
 	s->pd = ibv_alloc_pd(s->ctx);
@@ -103,20 +82,12 @@ static void side_init(struct side *s, const char *dev, int gid_index,
 
 static struct ibv_qp *qp_create(struct side *s)
 {
-	struct ibv_qp_init_attr init = {
-		.send_cq = s->cq,
-		.recv_cq = s->cq,
-		.cap = { .max_send_wr = 4, .max_recv_wr = 4,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
-		.qp_type = IBV_QPT_RC,
-		.sq_sig_all = 1,
-	};
 	struct ibv_qp_attr attr = {
 		.qp_state = IBV_QPS_INIT,
 		.port_num = 1,
 		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ,
 	};
-	struct ibv_qp *qp = ibv_create_qp(s->pd, &init);
+	struct ibv_qp *qp = vu_rc_qp(s->pd, s->cq, 4);
 
 	if (!qp || ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
 				 IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
