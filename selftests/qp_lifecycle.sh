@@ -22,17 +22,22 @@ UET=$UET_SELFTESTS/../tools/uet/uet
 SECS=10
 stock_kernel || SECS=20
 
-# uet_up: uet0 on veth0 (a), uet1 on veth1 (b), their IPv4 GID indexes.
+# uet_up: uet0 on veth0 (a), uet1 on veth1 (b).
 uet_up() {
 	in_ns a rdma link add uet0 type uet netdev veth0 &&
-		in_ns b rdma link add uet1 type uet netdev veth1 &&
-		wait_for 5 bash -c 'ibdev_gid_index uet0 10.0.0.1 && ibdev_gid_index uet1 10.0.0.2'
+		in_ns b rdma link add uet1 type uet netdev veth1
+}
+
+# gids: once uet0 and uet1 have their IPv4 GIDs, GIDS is what the tool
+# takes after "uet0": "GID_INDEX_A uet1 GID_INDEX_B".
+gids() {
+	wait_for 5 bash -c 'ibdev_gid_index uet0 10.0.0.1 && ibdev_gid_index uet1 10.0.0.2' ||
+		fail "GIDs of 10.0.0.1 and 10.0.0.2"
+	GIDS="$(ibdev_gid_index uet0 10.0.0.1) uet1 $(ibdev_gid_index uet1 10.0.0.2)"
 }
 
 uet_pair
-wait_for 5 bash -c 'ibdev_gid_index uet0 10.0.0.1 && ibdev_gid_index uet1 10.0.0.2' ||
-	fail "GIDs of 10.0.0.1 and 10.0.0.2"
-GIDS="$(ibdev_gid_index uet0 10.0.0.1) uet1 $(ibdev_gid_index uet1 10.0.0.2)"
+gids
 
 # lifecycle MODE: the tool's run, its lines shown as measurements. A
 # tool that does not end is stuck in the kernel: its blocked tasks and
@@ -112,8 +117,7 @@ removed_under_traffic() {
 removed_under_traffic "rdma link delete uet1" in_ns b rdma link delete uet1
 step "uet1 is gone, uet0 remains" bash -c '! ibdev_exists uet1 && ibdev_exists uet0'
 step "uet1 back on veth1" in_ns b rdma link add uet1 type uet netdev veth1
-wait_for 5 ibdev_gid_index uet1 10.0.0.2 || fail "GID of 10.0.0.2"
-GIDS="$(ibdev_gid_index uet0 10.0.0.1) uet1 $(ibdev_gid_index uet1 10.0.0.2)"
+gids
 
 removed_under_traffic "ip link del veth1" ip -n b link del veth1
 step "both devices are gone with the veth pair" \
@@ -121,7 +125,7 @@ step "both devices are gone with the veth pair" \
 
 veth_link a veth0 10.0.0.1/24 b veth1 10.0.0.2/24 || fail "veth pair again"
 step "uet0 and uet1 on the new veth pair" uet_up
-GIDS="$(ibdev_gid_index uet0 10.0.0.1) uet1 $(ibdev_gid_index uet1 10.0.0.2)"
+gids
 removed_under_traffic "ip netns del b" ip netns del b
 step "both devices are gone with namespace b" \
 	wait_for 10 bash -c '! ibdev_exists uet0 && ! ibdev_exists uet1'
@@ -129,7 +133,7 @@ step "both devices are gone with namespace b" \
 ns_add b
 veth_link a veth0 10.0.0.1/24 b veth1 10.0.0.2/24 || fail "veth pair again"
 step "uet0 and uet1 once more" uet_up
-GIDS="$(ibdev_gid_index uet0 10.0.0.1) uet1 $(ibdev_gid_index uet1 10.0.0.2)"
+gids
 flood_start || fail "traffic before rmmod"
 step_fails "rmmod rdma_uet is refused while a verbs user holds its devices" rmmod rdma_uet
 kill "$flooder" 2>/dev/null
