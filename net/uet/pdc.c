@@ -41,6 +41,7 @@ int uet_pdc_tx_init(struct uet_pdc_tx *tx, u32 win, u32 isn)
 	tx->srtt_ns = 0;
 	tx->rttvar_ns = 0;
 	tx->min_rtt_ns = 0;
+	tx->rtt_hi_ns = 0;
 	tx->reo_steps = 0;
 	tx->reo_persist = 0;
 	tx->reo_grown_ns = 0;
@@ -179,9 +180,11 @@ int uet_pdc_tx_ack(struct uet_pdc_tx *tx, u32 cack, u32 sack_base,
 /* RFC 6298 smoothing, from the packet whose arrival triggered an ACK;
  * call it before uet_pdc_tx_ack() applies that ACK. Only packets sent
  * once give samples: the ACK of a retransmission cannot say which copy
- * it answers.
+ * it answers. Only those that arrived in order (in_order) feed srtt: one
+ * that overtook others would pull it below what the held-back ones take.
  */
-void uet_pdc_tx_rtt_sample(struct uet_pdc_tx *tx, u32 psn, u64 now)
+void uet_pdc_tx_rtt_sample(struct uet_pdc_tx *tx, u32 psn, u64 now,
+			   bool in_order)
 {
 	const struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(tx, psn);
 	u64 rtt, err;
@@ -191,6 +194,12 @@ void uet_pdc_tx_rtt_sample(struct uet_pdc_tx *tx, u32 psn, u64 now)
 	if (pkt->nxmit != 1 || now < pkt->sent_ns)
 		return;
 	rtt = now - pkt->sent_ns;
+	if (rtt >= tx->rtt_hi_ns)
+		tx->rtt_hi_ns = rtt;
+	else
+		tx->rtt_hi_ns -= (tx->rtt_hi_ns - rtt) / 8;
+	if (!in_order)
+		return;
 	if (!tx->min_rtt_ns || rtt < tx->min_rtt_ns)
 		tx->min_rtt_ns = rtt;
 	if (!tx->srtt_ns) {
@@ -227,7 +236,8 @@ static bool uet_pdc_tx_mark_lost(struct uet_pdc_tx *tx, u32 psn, u8 why)
  */
 static u64 uet_pdc_reo_ns(const struct uet_pdc_tx *tx)
 {
-	return tx->srtt_ns + max(2 * tx->rttvar_ns, tx->srtt_ns / 4) +
+	return max(tx->srtt_ns, tx->rtt_hi_ns) +
+	       max(2 * tx->rttvar_ns, tx->srtt_ns / 4) +
 	       tx->reo_steps * (tx->srtt_ns / 4);
 }
 

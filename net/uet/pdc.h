@@ -61,6 +61,13 @@ struct uet_pdc_tx {
 	u64 srtt_ns;		/* smoothed RTT, 0 until the first sample */
 	u64 rttvar_ns;
 	u64 min_rtt_ns;
+	/* The slowest recent delivery, from every packet that triggered an
+	 * ACK, in order or not: rises at once, decays by an eighth of the
+	 * gap per sample. On paths of unequal delay (spraying over queues
+	 * of different depth) it is the slow path's RTT, which srtt, fed
+	 * only by packets that arrived in order, never sees.
+	 */
+	u64 rtt_hi_ns;
 	/* Reordering tolerance learnt from needless retransmissions: the
 	 * loss window grows by reo_steps quarters of srtt, and shrinks a
 	 * step after UET_PDC_REO_PERSIST rounds of loss (at most one per
@@ -117,7 +124,8 @@ static inline struct uet_pdc_pkt *uet_pdc_tx_pkt(const struct uet_pdc_tx *tx,
 u32 uet_pdc_tx_push(struct uet_pdc_tx *tx, void *cookie, u32 bytes, u64 now);
 int uet_pdc_tx_ack(struct uet_pdc_tx *tx, u32 cack, u32 sack_base,
 		   u64 sack_bitmap, uet_pdc_release_t release, void *arg);
-void uet_pdc_tx_rtt_sample(struct uet_pdc_tx *tx, u32 psn, u64 now);
+void uet_pdc_tx_rtt_sample(struct uet_pdc_tx *tx, u32 psn, u64 now,
+			   bool in_order);
 u32 uet_pdc_tx_detect_loss(struct uet_pdc_tx *tx, u64 now, u32 dupthresh);
 u64 uet_pdc_tx_loss_deadline(const struct uet_pdc_tx *tx, u32 dupthresh);
 void uet_pdc_tx_dup_seen(struct uet_pdc_tx *tx, u64 now);

@@ -126,7 +126,7 @@ static void uet_pdc_loss_rules_test(struct kunit *test)
 	for (i = 0; i < 8; i++)
 		uet_pdc_tx_push(&tx, &rel, 100, i * MS);
 	/* An RTT sample of 10 ms from ISN+0, then it is acked. */
-	uet_pdc_tx_rtt_sample(&tx, ISN, 10 * MS);
+	uet_pdc_tx_rtt_sample(&tx, ISN, 10 * MS, true);
 	KUNIT_EXPECT_EQ(test, tx.srtt_ns, 10 * MS);
 	uet_pdc_tx_ack(&tx, ISN, ISN + 1, 0, uet_pdc_test_release, &rel);
 
@@ -305,6 +305,48 @@ static void uet_pdc_reo_learn_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rel.count, 16U);
 }
 
+/* Two paths, 4 and 12 ms: packets of the fast one arrive in order and
+ * set srtt, those of the slow one arrive behind them. Their RTT widens
+ * the loss window, so a slow packet is not lost for being slow, and the
+ * widening fades once no slow packet comes.
+ */
+static void uet_pdc_slow_path_test(struct kunit *test)
+{
+	struct uet_pdc_test_rel rel = {};
+	struct uet_pdc_tx tx;
+	u32 i;
+
+	KUNIT_ASSERT_EQ(test, uet_pdc_tx_init(&tx, 64, ISN), 0);
+	for (i = 0; i < 10; i++)
+		uet_pdc_tx_push(&tx, &rel, 100, 0);
+	uet_pdc_tx_rtt_sample(&tx, ISN, 4 * MS, true);
+	KUNIT_EXPECT_EQ(test, tx.srtt_ns, 4 * MS);
+	uet_pdc_tx_ack(&tx, ISN, ISN + 1, 0, uet_pdc_test_release, &rel);
+	/* ISN + 1 took the slow path, ISN + 2.. the fast one. */
+	uet_pdc_tx_ack(&tx, ISN, ISN + 2, 0xf, uet_pdc_test_release, &rel);
+	/* srtt 4 ms and twice its variation (2 ms) after it was sent. */
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_loss_deadline(&tx, 3), 8 * MS);
+
+	/* A slow packet's sample, out of order: srtt stays, the window is
+	 * the slow path's RTT and the margin.
+	 */
+	uet_pdc_tx_rtt_sample(&tx, ISN + 6, 12 * MS, false);
+	KUNIT_EXPECT_EQ(test, tx.srtt_ns, 4 * MS);
+	KUNIT_EXPECT_EQ(test, tx.rtt_hi_ns, 12 * MS);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_loss_deadline(&tx, 3), 16 * MS);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_detect_loss(&tx, 15 * MS, 3), 0U);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_detect_loss(&tx, 16 * MS, 3), 1U);
+
+	/* Fast samples alone bring it back by an eighth of the gap each. */
+	uet_pdc_tx_rtt_sample(&tx, ISN + 7, 4 * MS, true);
+	KUNIT_EXPECT_EQ(test, tx.rtt_hi_ns, 11 * MS);
+	for (i = 8; i < 10; i++)
+		uet_pdc_tx_rtt_sample(&tx, ISN + i, 4 * MS, true);
+	KUNIT_EXPECT_LT(test, tx.rtt_hi_ns, 10 * MS);
+	uet_pdc_tx_free(&tx, uet_pdc_test_release, &rel);
+	KUNIT_EXPECT_EQ(test, rel.count, 10U);
+}
+
 static void uet_pdc_rto_test(struct kunit *test)
 {
 	struct uet_pdc_tx tx = { .srtt_ns = 1 * MS, .rttvar_ns = MS / 4 };
@@ -448,6 +490,7 @@ static struct kunit_case uet_pdc_cases[] = {
 	KUNIT_CASE(uet_pdc_loss_rules_test),
 	KUNIT_CASE(uet_pdc_overtake_test),
 	KUNIT_CASE(uet_pdc_reo_learn_test),
+	KUNIT_CASE(uet_pdc_slow_path_test),
 	KUNIT_CASE(uet_pdc_rto_test),
 	KUNIT_CASE(uet_pdc_rto_recovery_test),
 	KUNIT_CASE(uet_pdc_rx_test),

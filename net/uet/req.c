@@ -947,14 +947,13 @@ void uet_req_rcv_ack(struct uet_qp *qp, struct sk_buff *skb)
 	}
 	uet_inc(qp->udev, UET_CNT_ACK_RX);
 	qp->tx_synced = true;
-	/* Sample the RTT only from packets that arrived in order: a packet
-	 * that overtook others triggers an ACK at once and would pull the
-	 * estimate below what the held-back ones take, turning reordering
-	 * into retransmissions.
+	/* srtt learns only from packets that arrived in order: one that
+	 * overtook others triggers an ACK at once and would pull it below
+	 * what the held-back ones take. Every sample tells the loss window
+	 * how slow a delivery can be (uet_pdc_tx_rtt_sample()).
 	 */
 	psn = ack.cack_psn + ack.ack_psn_offset;
-	if (!ack.ack_psn_offset)
-		uet_pdc_tx_rtt_sample(&qp->tx, psn, now);
+	uet_pdc_tx_rtt_sample(&qp->tx, psn, now, !ack.ack_psn_offset);
 	if (ack.flags & UET_PDS_ACK_F_DUP)
 		uet_pdc_tx_dup_seen(&qp->tx, now);
 	/* A CE mark makes the receiver acknowledge at once: it concerns
