@@ -581,17 +581,29 @@ int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 			return -ENOMEM;
 	}
 
-	/* Engine state changes below only with the engine stopped; the
-	 * state is checked again, as another modify may have run meanwhile.
+	/* Engine state changes below only with the engine stopped. Since
+	 * cur was read, another modify may have run, or the engine moved
+	 * the QP to ERR (a WQE out of retries); stopped, it no longer can:
+	 * the transition is judged again from where the QP is now, so that
+	 * RESET or ERR, allowed from anywhere, never fails.
 	 */
 	mutex_lock(&qp->ctl_lock);
-	if (!(mask & IB_QP_CUR_STATE) && uet_qp_state(qp) != cur) {
-		mutex_unlock(&qp->ctl_lock);
-		if (peer)
-			uet_peer_put(peer);
-		return -EINVAL;
-	}
 	uet_qp_stop(qp);
+	if (!(mask & IB_QP_CUR_STATE) && uet_qp_state(qp) != cur) {
+		cur = uet_qp_state(qp);
+		if (!(mask & IB_QP_STATE))
+			new = cur;
+		if (!ib_modify_qp_is_ok(cur, new, IB_QPT_RC, mask)) {
+			if (cur != IB_QPS_RESET) {
+				uet_engine_start(&qp->eng);
+				uet_engine_kick(&qp->eng);
+			}
+			mutex_unlock(&qp->ctl_lock);
+			if (peer)
+				uet_peer_put(peer);
+			return -EINVAL;
+		}
+	}
 	if (mask & (IB_QP_AV | IB_QP_PATH_MTU))
 		local = uet_udp_is_local(udev, (mask & IB_QP_AV) ?
 					 &path : &qp->path);
