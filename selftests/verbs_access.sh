@@ -25,16 +25,17 @@ bad_access() {
 	return "$rc"
 }
 
-# sent: packets uet0 sent, and packets veth0 carried.
+# sent: skbs uet0 handed to IP (a train of packets is one), and skbs
+# veth0 carried.
 sent() {
-	echo "$(uet_counter uet0 tx_packets) $(in_ns a cat /sys/class/net/veth0/statistics/tx_packets)"
+	echo "$(uet_counter uet0 tx_skbs) $(in_ns a cat /sys/class/net/veth0/statistics/tx_packets)"
 }
 
 read -r uet_was veth_was <<<"$(sent)"
 step "bad rkeys and out-of-bounds WRITEs fail with remote access errors, touching nothing" \
 	bad_access
 read -r uet_now veth_now <<<"$(sent)"
-log "uet0 sent $((uet_now - uet_was)) packets, veth0 carried $((veth_now - veth_was))"
+log "uet0 sent $((uet_now - uet_was)) skbs, veth0 carried $((veth_now - veth_was))"
 step "the traffic crossed the veth pair" \
 	test $((uet_now - uet_was)) -gt 0 -a $((veth_now - veth_was)) -ge $((uet_now - uet_was))
 drops=$(uet_counter uet1 drop_access)

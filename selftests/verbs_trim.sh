@@ -5,7 +5,8 @@
 # small buffer and trimming on. The packets that do not fit reach b cut to
 # their headers; b must NACK each at once, a must resend exactly those PSNs
 # (and little else), and every byte must verify. A capture at b shows that
-# each trimmed PSN arrives again whole.
+# each trimmed PSN arrives again whole. uet0 sends trains (GSO skbs of
+# several packets): the port trims their packets one by one.
 . "$(dirname "$0")/lib.sh"
 
 # One WRITE in flight at a time, each a burst of 32 packets into a 16 KiB
@@ -94,6 +95,11 @@ done
 for c in retransmits retransmits_nack retransmits_sack retransmits_rto nacks_received; do
 	log "uet0 $c: $(moved uet0 $c)"
 done
+log "uet0 sent $(moved uet0 tx_packets) packets in $(moved uet0 tx_skbs) skbs"
+# 24 packets a WRITE, sent as trains the port cuts into packets: what it
+# trims is a packet of a train, not the train.
+step "uet0 sent trains (more than 2 packets per skb)" \
+	test "$(moved uet0 tx_packets)" -gt $((2 * $(moved uet0 tx_skbs)))
 step "the port trimmed packets" test "$trimmed" -gt 0
 step "uet1 received trimmed packets" test "$(moved uet1 trimmed_received)" -gt 0
 step "uet1 sent NACKs" test "$(moved uet1 nacks_sent)" -gt 0

@@ -213,7 +213,8 @@ static void uet_trim_fix_udp(struct sk_buff *skb, struct udphdr *uh, u32 udp_len
 
 /* Cut a UDP packet to trim_size bytes of IP packet and give it the trimmed
  * DSCP. Returns false, leaving the packet unchanged, if it cannot be
- * trimmed (not UDP directly over IP, a fragment, GSO, malformed).
+ * trimmed (not UDP directly over IP, a fragment, malformed). GSO skbs
+ * never get here: uet_enqueue() cuts them first.
  */
 static bool uet_trim(struct sk_buff *skb, const struct uet_sched_cfg *cfg)
 {
@@ -222,8 +223,6 @@ static bool uet_trim(struct sk_buff *skb, const struct uet_sched_cfg *cfg)
 	struct udphdr *uh;
 	bool v6;
 
-	if (skb_is_gso(skb))
-		return false;
 	switch (skb_protocol(skb, true)) {
 	case htons(ETH_P_IP): {
 		struct iphdr *iph;
@@ -287,8 +286,8 @@ static void uet_mark(struct uet_sched *q, struct sk_buff *skb, u32 backlog)
 		q->st.ecn_marked++;
 }
 
-static int uet_enqueue(struct sk_buff *skb, struct Qdisc *sch,
-		       struct sk_buff **to_free)
+static int uet_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
+			   struct sk_buff **to_free)
 {
 	struct uet_sched *q = qdisc_priv(sch);
 	const struct uet_sched_cfg *cfg = &q->cfg;
@@ -331,6 +330,49 @@ static int uet_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	q->st.enqueued++;
 	q->st.peak_backlog = max_t(u64, q->st.peak_backlog, sch->qstats.backlog);
 	return NET_XMIT_SUCCESS;
+}
+
+/* A GSO skb (a uet train, a TCP or UDP GSO send) is as many packets to a
+ * switch: each segment is marked, trimmed or dropped on its own, as
+ * sch_tbf cuts what it cannot send whole (tbf_segment()).
+ */
+static int uet_enqueue_segs(struct sk_buff *skb, struct Qdisc *sch,
+			    struct sk_buff **to_free)
+{
+	netdev_features_t features = netif_skb_features(skb);
+	unsigned int len = 0, prev_len = qdisc_pkt_len(skb), seg_len;
+	struct sk_buff *segs, *nskb;
+	int nb = 0;
+
+	segs = skb_gso_segment(skb, features & ~NETIF_F_GSO_MASK);
+	if (IS_ERR_OR_NULL(segs))
+		return qdisc_drop(skb, sch, to_free);
+	skb_list_walk_safe(segs, segs, nskb) {
+		skb_mark_not_on_list(segs);
+		seg_len = segs->len;
+		qdisc_skb_cb(segs)->pkt_len = seg_len;
+		/* A segment not taken was dropped and counted already. */
+		if (uet_enqueue_one(segs, sch, to_free) == NET_XMIT_SUCCESS) {
+			nb++;
+			len += seg_len;
+		}
+	}
+	if (!nb) {
+		kfree_skb(skb);
+		return NET_XMIT_DROP;
+	}
+	/* The parents counted one packet of prev_len bytes. */
+	qdisc_tree_reduce_backlog(sch, 1 - nb, prev_len - len);
+	consume_skb(skb);
+	return NET_XMIT_SUCCESS;
+}
+
+static int uet_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+		       struct sk_buff **to_free)
+{
+	if (skb_is_gso(skb))
+		return uet_enqueue_segs(skb, sch, to_free);
+	return uet_enqueue_one(skb, sch, to_free);
 }
 
 /* Account @skb sent at @now and move the line-rate schedule on. */

@@ -8,6 +8,7 @@
 static const struct rdma_stat_desc uet_counter_descs[UET_CNT_MAX] = {
 	[UET_CNT_TX_PKTS].name = "tx_packets",
 	[UET_CNT_TX_BYTES].name = "tx_bytes",
+	[UET_CNT_TX_SKBS].name = "tx_skbs",
 	[UET_CNT_RX_PKTS].name = "rx_packets",
 	[UET_CNT_RX_BYTES].name = "rx_bytes",
 	[UET_CNT_RETX_PKTS].name = "retransmits",

@@ -12,6 +12,7 @@
 enum uet_counter {
 	UET_CNT_TX_PKTS,
 	UET_CNT_TX_BYTES,
+	UET_CNT_TX_SKBS,	/* what IP got: a train is one (train.h) */
 	UET_CNT_RX_PKTS,
 	UET_CNT_RX_BYTES,
 	UET_CNT_RETX_PKTS,	/* packets sent again, any reason */

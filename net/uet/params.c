@@ -49,6 +49,12 @@ void uet_params_init(struct uet_params *p)
 	 * comes back is in use again about when REPS explores anew.
 	 */
 	p->probe_interval_us = 10000;
+	/* As many MTU 1500 packets as one skb's fragments hold (train.c):
+	 * a sixteenth of the per-packet cost through IP and the netdev.
+	 * Spraying picks a path per train, so this is also its flowlet;
+	 * the multipath selftests keep their bounds with it.
+	 */
+	p->train_pkts = 16;
 	/* No congestion control but the MPR window, as rxe: NSCC and DCQCN
 	 * need their parameters fitted to the fabric (base RTT, line rate).
 	 */

@@ -57,7 +57,8 @@ struct sk_buff *uet_qp_alloc_skb(struct uet_qp *qp, unsigned int hdr_len)
 	return skb;
 }
 
-int uet_qp_xmit(struct uet_qp *qp, struct sk_buff *skb, u8 tos, u16 entropy)
+int uet_qp_xmit_train(struct uet_qp *qp, struct sk_buff *skb, u32 npkts,
+		      u8 tos, u16 entropy)
 {
 	struct uet_dev *udev = qp->udev;
 	unsigned int len = skb->len;
@@ -67,10 +68,16 @@ int uet_qp_xmit(struct uet_qp *qp, struct sk_buff *skb, u8 tos, u16 entropy)
 	err = uet_udp_xmit(udev, skb, &qp->path, entropy, tos, &qp->dst_cache,
 			   true);
 	if (!err) {
-		uet_inc(udev, UET_CNT_TX_PKTS);
+		uet_count(udev, UET_CNT_TX_PKTS, npkts);
 		uet_count(udev, UET_CNT_TX_BYTES, len);
+		uet_inc(udev, UET_CNT_TX_SKBS);
 	}
 	return err;
+}
+
+int uet_qp_xmit(struct uet_qp *qp, struct sk_buff *skb, u8 tos, u16 entropy)
+{
+	return uet_qp_xmit_train(qp, skb, 1, tos, entropy);
 }
 
 /* What became of a packet sent on ev, for the peer's path states and the

@@ -10,6 +10,7 @@
 
 #include "uet.h"
 #include "peer.h"
+#include "train.h"
 #include "wire.h"
 
 /* Bytes in front of a data packet's payload, as the PDC counts them. */
@@ -95,6 +96,7 @@ struct uet_req {
 	u32 ngood;
 
 	struct page_frag_cache frag;	/* payload of the packets built */
+	struct uet_train train;		/* new packets going out as one skb */
 
 	/* The newest packet of the burst being sent, not yet transmitted. */
 	bool held;
@@ -173,6 +175,9 @@ void uet_qp_put(struct uet_qp *qp);
 void uet_qp_error(struct uet_qp *qp);
 u8 uet_qp_tos(u8 dscp, bool ect);
 int uet_qp_xmit(struct uet_qp *qp, struct sk_buff *skb, u8 tos, u16 entropy);
+/* A train of npkts packets (train.h), all on entropy. */
+int uet_qp_xmit_train(struct uet_qp *qp, struct sk_buff *skb, u32 npkts,
+		      u8 tos, u16 entropy);
 struct sk_buff *uet_qp_alloc_skb(struct uet_qp *qp, unsigned int hdr_len);
 void uet_qp_path_signal(struct uet_qp *qp, u16 ev, enum uet_ev_sig sig,
 			u64 sent_ns, u64 now);

@@ -103,6 +103,7 @@ void uet_req_free(struct uet_qp *qp)
 
 	if (!req)
 		return;
+	uet_train_drop(&req->train);
 	if (req->frag.va)
 		__page_frag_cache_drain(virt_to_head_page(req->frag.va),
 					req->frag.pagecnt_bias);
@@ -275,6 +276,8 @@ static struct sk_buff *uet_req_new_pkt(struct uet_qp *qp)
  * of the requester's page cache (one page serves several packets, as
  * netdev_alloc_frag() does for receive buffers). A fragment is a page at
  * most: a larger one needs a high-order page a busy host may not have.
+ * The first has UET_REQ_HDR_LEN bytes free in front of it, where a train
+ * puts the packet's headers (train.h); a packet with fragments has them.
  */
 static int uet_req_add_payload(struct uet_qp *qp, struct sk_buff *skb,
 			       u32 len,
@@ -282,7 +285,7 @@ static int uet_req_add_payload(struct uet_qp *qp, struct sk_buff *skb,
 					   u32 done, void *buf, u32 chunk),
 			       void *arg)
 {
-	u32 done = 0, chunk;
+	u32 done = 0, chunk, room;
 	struct page *page;
 	void *buf;
 	int err;
@@ -290,10 +293,12 @@ static int uet_req_add_payload(struct uet_qp *qp, struct sk_buff *skb,
 	while (done < len) {
 		if (skb_shinfo(skb)->nr_frags == MAX_SKB_FRAGS)
 			return -EMSGSIZE;
-		chunk = min_t(u32, len - done, PAGE_SIZE);
-		buf = page_frag_alloc(&qp->req->frag, chunk, GFP_ATOMIC);
+		room = done ? 0 : UET_REQ_HDR_LEN;
+		chunk = min_t(u32, len - done, PAGE_SIZE - room);
+		buf = page_frag_alloc(&qp->req->frag, room + chunk, GFP_ATOMIC);
 		if (!buf)
 			return -ENOMEM;
+		buf += room;
 		page = virt_to_head_page(buf);
 		skb_fill_page_desc(skb, skb_shinfo(skb)->nr_frags, page,
 				   buf - page_address(page), chunk);
@@ -388,24 +393,81 @@ static bool uet_req_cc_ok(struct uet_qp *qp, u32 bytes, u64 now)
 	return false;
 }
 
+/* Hand the train being built to IP. */
+static void uet_req_train_flush(struct uet_qp *qp)
+{
+	struct uet_train *t = &qp->req->train;
+	u32 npkts = t->npkts;
+	struct sk_buff *skb;
+
+	skb = uet_train_finish(t);
+	if (skb)
+		uet_qp_xmit_train(qp, skb, npkts,
+				  uet_qp_tos(uet_param(qp->udev, dscp_data), true),
+				  t->ev);
+}
+
+/* Might the first transmission of pkt ride in a train: its headers have
+ * room in front of its payload (uet_req_add_payload()), and trains are
+ * on? Then the train it joins is open, and true.
+ */
+static bool uet_req_train_open(struct uet_qp *qp, const struct sk_buff *pkt,
+			       u64 sent_ns)
+{
+	struct uet_train *t = &qp->req->train;
+	u32 max_pkts = uet_param(qp->udev, train_pkts);
+	u32 nr_frags = skb_shinfo(pkt)->nr_frags;
+
+	if (!nr_frags || max_pkts < 2)
+		return false;
+	if (uet_train_fits(t, pkt->len, nr_frags, max_pkts))
+		return true;
+	uet_req_train_flush(qp);
+	if (uet_train_start(t, UET_SKB_HEADROOM(qp->udev->ndev),
+			    uet_lb_next(&qp->lb, sent_ns)))
+		return false;
+	if (uet_train_fits(t, pkt->len, nr_frags, max_pkts))
+		return true;
+	uet_train_drop(t);
+	return false;
+}
+
 /* Send the kept packet psn, first time or again; a copy goes where a
- * packet that left after proven_after_ns was delivered, if any.
+ * packet that left after proven_after_ns was delivered, if any. A first
+ * transmission joins the train being built if it can: the train's
+ * entropy value is its own.
  */
 static int uet_req_xmit_psn(struct uet_qp *qp, u32 psn, bool retx,
 			    u64 proven_after_ns, bool ackreq)
 {
 	struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(&qp->tx, psn);
-	struct sk_buff *skb;
+	struct sk_buff *skb = NULL;
+	bool train;
 	u8 dscp = retx ? uet_param(qp->udev, dscp_retx) :
 			 uet_param(qp->udev, dscp_data);
 
-	skb = pskb_copy(pkt->cookie, GFP_ATOMIC);
-	if (!skb)
-		return -ENOMEM;
-	pkt->ev = retx ? uet_lb_next_retx(&qp->lb, pkt->sent_ns, proven_after_ns) :
-			 uet_lb_next(&qp->lb, pkt->sent_ns);
+	train = !retx && uet_req_train_open(qp, pkt->cookie, pkt->sent_ns);
+	if (!train) {
+		skb = pskb_copy(pkt->cookie, GFP_ATOMIC);
+		if (!skb)
+			return -ENOMEM;
+	}
+	if (train)
+		pkt->ev = qp->req->train.ev;
+	else if (retx)
+		pkt->ev = uet_lb_next_retx(&qp->lb, pkt->sent_ns,
+					   proven_after_ns);
+	else
+		pkt->ev = uet_lb_next(&qp->lb, pkt->sent_ns);
 	if (qp->peer)
 		uet_ev_sent(qp->peer->evt, pkt->ev);
+	if (qp->cc.ops->on_send)
+		qp->cc.ops->on_send(&qp->cc, pkt->sent_ns, pkt->bytes, retx);
+	if (train) {
+		uet_train_add(&qp->req->train, pkt->cookie, UET_REQ_HDR_LEN,
+			      ackreq ? UET_PDS_REQ_F_ACKREQ : 0);
+		return 0;
+	}
 	if (ackreq)
 		skb->data[1] |= UET_PDS_REQ_F_ACKREQ;
 	if (retx) {
@@ -415,8 +477,6 @@ static int uet_req_xmit_psn(struct uet_qp *qp, u32 psn, bool retx,
 		uet_inc(qp->udev, UET_CNT_RETX_PKTS);
 		WRITE_ONCE(qp->nretx, qp->nretx + 1);
 	}
-	if (qp->cc.ops->on_send)
-		qp->cc.ops->on_send(&qp->cc, pkt->sent_ns, pkt->bytes, retx);
 	return uet_qp_xmit(qp, skb, uet_qp_tos(dscp, true), pkt->ev);
 }
 
@@ -735,6 +795,7 @@ static void uet_req_send_new(struct uet_qp *qp, int *budget, u64 now)
 			req->cur++;
 	}
 	uet_req_xmit_held(qp, req->need_ack);
+	uet_req_train_flush(qp);
 }
 
 static enum ib_wc_opcode uet_req_wc_opcode(u8 opcode)

@@ -188,10 +188,11 @@ drop:
 
 static struct socket *uet_udp_sock_create(struct net *net, u8 family)
 {
-	/* UE sends UDP checksum zero. IPv6 receivers reject that unless the
-	 * socket allows it (RFC 6935 permits it for tunnels), hence
-	 * use_udp6_rx_checksums = false; the tx flags only matter for the
-	 * socket's own sends, uet_udp_xmit() asks for no checksum itself.
+	/* UE allows UDP checksum zero, and uet before trains sent it. IPv6
+	 * receivers reject that unless the socket allows it (RFC 6935
+	 * permits it for tunnels), hence use_udp6_rx_checksums = false; the
+	 * tx flags only matter for the socket's own sends, uet_udp_xmit()
+	 * asks for checksums itself.
 	 */
 	struct udp_port_cfg port_cfg = {
 		.family = family,
@@ -347,6 +348,22 @@ static bool uet_udp_cacheable4(struct net *net, const struct flowi4 *fl4)
 	return one;
 }
 
+/* Every packet carries a UDP checksum, left to the netdev (veth, lo and
+ * NICs with offload compute it for free, or never, as veth): it covers
+ * the payload, which UE's checksum zero leaves unprotected. The tunnel
+ * helpers make a packet's checksum partial themselves (udp_set_csum());
+ * for a train (train.h) they only write the pseudo-header sum, and
+ * segmentation wants it partial at the UDP header about to be pushed.
+ */
+static void uet_udp_gso_csum(struct sk_buff *skb)
+{
+	if (!skb_is_gso(skb))
+		return;
+	skb->ip_summed = CHECKSUM_PARTIAL;
+	skb->csum_start = skb_headroom(skb) - sizeof(struct udphdr);
+	skb->csum_offset = offsetof(struct udphdr, check);
+}
+
 /* uet_udp_xmit4/6() found the destination is this host's own. */
 #define UET_UDP_LOCAL	1
 
@@ -384,7 +401,7 @@ static int uet_udp_xmit4(struct uet_udp *udp, struct net_device *ndev,
 		if (cache && uet_udp_cacheable4(sock_net(sock->sk), &fl4))
 			dst_cache_set_ip4(cache, &rt->dst, fl4.saddr);
 	}
-	if (direct && (rt->rt_flags & RTCF_LOCAL)) {
+	if (direct && !skb_is_gso(skb) && (rt->rt_flags & RTCF_LOCAL)) {
 		ip_rt_put(rt);
 		return UET_UDP_LOCAL;
 	}
@@ -395,9 +412,10 @@ static int uet_udp_xmit4(struct uet_udp *udp, struct net_device *ndev,
 		return -ENOMEM;
 	}
 	ttl = path->hop_limit ?: ip4_dst_hoplimit(&rt->dst);
+	uet_udp_gso_csum(skb);
 	udp_tunnel_xmit_skb(rt, sock->sk, skb, fl4.saddr, fl4.daddr, tos, ttl,
 			    htons(IP_DF), htons(sport), htons(uet_udp_port),
-			    false, true);
+			    false, false);
 	return 0;
 }
 
@@ -445,7 +463,8 @@ static int uet_udp_xmit6(struct uet_udp *udp, struct net_device *ndev,
 		if (cache && uet_udp_cacheable6(sock_net(sock->sk), dst))
 			dst_cache_set_ip6(cache, dst, &fl6.saddr);
 	}
-	if (direct && (((struct rt6_info *)dst)->rt6i_flags & RTF_LOCAL)) {
+	if (direct && !skb_is_gso(skb) &&
+	    (((struct rt6_info *)dst)->rt6i_flags & RTF_LOCAL)) {
 		dst_release(dst);
 		return UET_UDP_LOCAL;
 	}
@@ -460,9 +479,10 @@ static int uet_udp_xmit6(struct uet_udp *udp, struct net_device *ndev,
 	 * to fragment an oversized packet, as DF does for IPv4.
 	 */
 	skb_scrub_packet(skb, false);
+	uet_udp_gso_csum(skb);
 	udp_tunnel6_xmit_skb(dst, sock->sk, skb, NULL, &fl6.saddr, &fl6.daddr,
 			     tos, hop_limit, 0, htons(sport),
-			     htons(uet_udp_port), true);
+			     htons(uet_udp_port), false);
 	return 0;
 }
 #else

@@ -70,7 +70,8 @@ void uet_udp_put(struct uet_dev *udev);
  * cache: the sender's route cache (one user at a time, bottom halves
  * off), or NULL to look the route up. direct: a packet to one of this
  * host's addresses goes to uet_rcv() of the device owning it, instead of
- * through IP and lo (RC QPs: their receive path needs no IP header).
+ * through IP and lo (RC QPs: their receive path needs no IP header);
+ * a GSO train (train.h) takes IP and lo, whose UDP cuts it up.
  * Returns 0 once handed to IP, -EHOSTUNREACH without a route,
  * -ENETUNREACH without a socket for the family (IPv6 disabled, or the
  * netns is gone), -ENOMEM, -EAFNOSUPPORT for a bad path->family.

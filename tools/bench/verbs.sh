@@ -94,6 +94,14 @@ END {
 	}
 	print "(kpps and CPU \"veth\": uet over veth.)"
 	print ""
+	print "Data skbs the uet sender handed to IP per message (a train is one skb):"
+	printf "%-5s %-14s %8s %8s\n", "MTU", "message", "uet lo", "uet veth"
+	for (i = 1; i <= n; i++) {
+		key = keys[i]; split(key, p, "|")
+		printf "%-5s %-14s %8s %8s\n", p[1], shape(p[2], p[3]),
+			or_dash(v("uet-lo", "skbs")), or_dash(v("uet-veth", "skbs"))
+	}
+	print ""
 	if (retx != "") printf "uet runs that retransmitted on a lossless path (in the window):\n%s", retx
 	if (short != "") printf "windows under %s s:\n%s", want, short
 	else print "every window lasted at least " want " s"

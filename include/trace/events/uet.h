@@ -39,10 +39,17 @@ DECLARE_EVENT_CLASS(uet_pkt,
 		__entry->type = 0;
 		__entry->flags = 0;
 		__entry->psn = 0;
-		if (skb_headlen(skb) >= 8) {
-			__entry->type = skb->data[0] >> 3;
-			__entry->flags = skb->data[1] & 0x7f;
-			__entry->psn = get_unaligned_be32(skb->data + 4);
+		{
+			/* A train's headers sit in its first fragment. */
+			u8 buf[8];
+			const u8 *h = skb_header_pointer(skb, 0, sizeof(buf),
+							 buf);
+
+			if (h) {
+				__entry->type = h[0] >> 3;
+				__entry->flags = h[1] & 0x7f;
+				__entry->psn = get_unaligned_be32(h + 4);
+			}
 		}
 		__entry->tos = tos;
 	),

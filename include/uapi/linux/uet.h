@@ -80,6 +80,7 @@ enum uet_dev_attr {
 	UET_A_DEV_CC_PARAM,		/* nest, repeated: enum uet_cc_param_attr;
 					 * get: every algorithm's; set: by name
 					 */
+	UET_A_DEV_TRAIN_PKTS,		/* u32: new packets sent as one skb, 1..64 */
 
 	__UET_A_DEV_MAX,
 	UET_A_DEV_MAX = __UET_A_DEV_MAX - 1

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Trains: consecutive first transmissions of a QP, each a whole uet
+ * packet (PDS and verbs headers, payload), carried through IP as one UDP
+ * GSO skb (SKB_GSO_UDP_L4) whose gso_size is one packet. The stack, the
+ * NIC or the receiving UDP layer cuts it back into the same packets, each
+ * with its own headers: on the wire nothing changes. What a train saves
+ * is the per-skb cost of IP, the qdisc and the netdev on both ends.
+ */
+#ifndef _UET_TRAIN_H
+#define _UET_TRAIN_H
+
+#include <linux/skbuff.h>
+#include <linux/types.h>
+
+/* A train is one IP packet to the stack until segmented: its UDP payload
+ * stays below 64 KiB (GSO_LEGACY_MAX_SIZE less IPv6 and UDP headers).
+ */
+#define UET_TRAIN_MAX_BYTES	(65536 - 40 - 8)
+/* Most packets a train may be set to carry: UDP GSO's own bound on the
+ * segments of one send (UDP_MAX_SEGMENTS).
+ */
+#define UET_TRAIN_MAX_PKTS	64
+
+struct uet_train {
+	struct sk_buff *skb;	/* NULL: none being built */
+	u32 npkts;
+	u32 pkt_len;		/* wire length of every packet but the last */
+	u32 last_len;		/* wire length of the last one */
+	u16 ev;			/* the entropy value all of them carry */
+};
+
+/* May a packet of len bytes in nr_frags fragments join t, which may
+ * carry at most max_pkts? Segmentation cuts a train into gso_size pieces:
+ * every packet but the last must be as long as the first, and none
+ * longer.
+ */
+bool uet_train_fits(const struct uet_train *t, u32 len, u32 nr_frags,
+		    u32 max_pkts);
+
+/* Start t as an empty train behind headroom bytes, for entropy value
+ * ev. -ENOMEM.
+ */
+int uet_train_start(struct uet_train *t, unsigned int headroom, u16 ev);
+
+/* Append a kept packet: hdr_len bytes of headers in its linear part and
+ * its payload in fragments, the first of which has hdr_len bytes free in
+ * front of it (req.c builds it so). The headers go there, flags ORed
+ * into their second byte; the train takes page references, the packet
+ * stays as it is. The caller checked uet_train_fits().
+ */
+void uet_train_add(struct uet_train *t, const struct sk_buff *pkt,
+		   u32 hdr_len, u8 flags);
+
+/* The train built, ready for IP (GSO fields set when it carries more
+ * than one packet); t is empty again. NULL if none was started.
+ */
+struct sk_buff *uet_train_finish(struct uet_train *t);
+
+/* Drop a train not sent. */
+void uet_train_drop(struct uet_train *t);
+
+#endif /* _UET_TRAIN_H */

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: trains (train.h). Which packets may share a train, and that a
+ * train cut every gso_size bytes gives back each packet whole: its
+ * headers (with the flags the sender added) followed by its payload.
+ */
+#include <kunit/test.h>
+#include <linux/mm.h>
+#include <linux/skbuff.h>
+
+#include "train.h"
+
+#define HDR	44
+
+/* A kept packet as req.c builds it: headers in the linear part, payload
+ * in one page fragment with HDR bytes free in front of it.
+ */
+static struct sk_buff *train_test_pkt(struct kunit *test, u32 psn, u32 len)
+{
+	struct page *page = alloc_page(GFP_KERNEL);
+	struct sk_buff *skb = alloc_skb(HDR, GFP_KERNEL);
+	u8 *hdr, *pay;
+	u32 i;
+
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	KUNIT_ASSERT_LE(test, HDR + len, (u32)PAGE_SIZE);
+	hdr = skb_put(skb, HDR);
+	memset(hdr, 0, HDR);
+	hdr[0] = 0x5a;
+	hdr[4] = psn >> 24;
+	hdr[5] = psn >> 16;
+	hdr[6] = psn >> 8;
+	hdr[7] = psn;
+	pay = page_address(page) + HDR;
+	for (i = 0; i < len; i++)
+		pay[i] = psn + i;
+	skb_fill_page_desc(skb, 0, page, HDR, len);
+	skb->len += len;
+	skb->data_len += len;
+	skb->truesize += len;
+	return skb;
+}
+
+static void uet_train_fits_test(struct kunit *test)
+{
+	struct uet_train t = {};
+
+	/* Nothing started: nothing fits. */
+	KUNIT_EXPECT_FALSE(test, uet_train_fits(&t, 1000, 1, 16));
+	KUNIT_ASSERT_EQ(test, uet_train_start(&t, 64, 7), 0);
+	KUNIT_EXPECT_TRUE(test, uet_train_fits(&t, 1400, 1, 16));
+	KUNIT_EXPECT_FALSE(test, uet_train_fits(&t, UET_TRAIN_MAX_BYTES + 1, 1, 16));
+	KUNIT_EXPECT_FALSE(test, uet_train_fits(&t, 1000, MAX_SKB_FRAGS + 1, 16));
+	/* Pretend two packets of 1400 bytes were added. */
+	t.npkts = 2;
+	t.pkt_len = 1400;
+	t.last_len = 1400;
+	t.skb->len = 2800;
+	skb_shinfo(t.skb)->nr_frags = 2;
+	KUNIT_EXPECT_TRUE(test, uet_train_fits(&t, 1400, 1, 16));
+	/* A shorter packet may end the train... */
+	KUNIT_EXPECT_TRUE(test, uet_train_fits(&t, 100, 1, 16));
+	/* ... a longer one would be cut at gso_size. */
+	KUNIT_EXPECT_FALSE(test, uet_train_fits(&t, 1401, 1, 16));
+	KUNIT_EXPECT_FALSE(test, uet_train_fits(&t, 1400, 1, 2));
+	KUNIT_EXPECT_FALSE(test, uet_train_fits(&t, 1400, MAX_SKB_FRAGS - 1, 16));
+	/* After a short packet nothing more: it is the train's last. */
+	t.last_len = 100;
+	KUNIT_EXPECT_FALSE(test, uet_train_fits(&t, 100, 1, 16));
+	t.skb->len = 0;
+	skb_shinfo(t.skb)->nr_frags = 0;
+	uet_train_drop(&t);
+	KUNIT_EXPECT_NULL(test, t.skb);
+}
+
+static void uet_train_build_test(struct kunit *test)
+{
+	static const u32 lens[] = { 1000, 1000, 1000, 300 };
+	struct sk_buff *pkts[ARRAY_SIZE(lens)], *skb;
+	struct uet_train t = {};
+	u8 *buf;
+	u32 i, j, off = 0;
+
+	KUNIT_ASSERT_EQ(test, uet_train_start(&t, 64, 9), 0);
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
+		pkts[i] = train_test_pkt(test, 100 + i, lens[i]);
+		KUNIT_ASSERT_TRUE(test, uet_train_fits(&t, pkts[i]->len, 1, 16));
+		/* Only the last asks for an ACK. */
+		uet_train_add(&t, pkts[i], HDR,
+			      i == ARRAY_SIZE(lens) - 1 ? 0x04 : 0);
+	}
+	KUNIT_EXPECT_EQ(test, t.ev, 9);
+	skb = uet_train_finish(&t);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	KUNIT_EXPECT_NULL(test, t.skb);
+	KUNIT_EXPECT_EQ(test, skb_headroom(skb), 64);
+	KUNIT_EXPECT_EQ(test, skb_headlen(skb), 0);
+	KUNIT_EXPECT_EQ(test, skb->len, 3 * (HDR + 1000) + HDR + 300);
+	KUNIT_EXPECT_EQ(test, skb_shinfo(skb)->nr_frags, 4);
+	KUNIT_EXPECT_TRUE(test, skb_is_gso(skb));
+	KUNIT_EXPECT_EQ(test, skb_shinfo(skb)->gso_size, HDR + 1000);
+	KUNIT_EXPECT_EQ(test, skb_shinfo(skb)->gso_segs, 4);
+	KUNIT_EXPECT_EQ(test, skb_shinfo(skb)->gso_type, SKB_GSO_UDP_L4);
+	/* Cut every gso_size bytes, each segment is its packet. */
+	buf = kunit_kzalloc(test, skb->len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_EQ(test, skb_copy_bits(skb, 0, buf, skb->len), 0);
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
+		u8 *seg = buf + off;
+
+		KUNIT_EXPECT_EQ(test, off, i * (HDR + 1000));
+		KUNIT_EXPECT_EQ(test, seg[0], 0x5a);
+		KUNIT_EXPECT_EQ(test, seg[1], i == ARRAY_SIZE(lens) - 1 ? 0x04 : 0);
+		KUNIT_EXPECT_EQ(test, seg[7], 100 + i);
+		for (j = 0; j < lens[i]; j++)
+			if (seg[HDR + j] != (u8)(100 + i + j))
+				break;
+		KUNIT_EXPECT_EQ(test, j, lens[i]);
+		/* The kept packet is unchanged: a resend copies it. */
+		KUNIT_EXPECT_EQ(test, pkts[i]->data[1], 0);
+		KUNIT_EXPECT_EQ(test, pkts[i]->len, HDR + lens[i]);
+		off += HDR + lens[i];
+	}
+	/* The train holds its own page references. */
+	for (i = 0; i < ARRAY_SIZE(lens); i++)
+		kfree_skb(pkts[i]);
+	KUNIT_EXPECT_EQ(test, skb_copy_bits(skb, HDR, buf, 1000), 0);
+	KUNIT_EXPECT_EQ(test, buf[0], 100);
+	kfree_skb(skb);
+}
+
+/* One packet is no train: no GSO fields. */
+static void uet_train_single_test(struct kunit *test)
+{
+	struct sk_buff *pkt = train_test_pkt(test, 5, 200), *skb;
+	struct uet_train t = {};
+
+	KUNIT_ASSERT_EQ(test, uet_train_start(&t, 64, 1), 0);
+	uet_train_add(&t, pkt, HDR, 0);
+	skb = uet_train_finish(&t);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	KUNIT_EXPECT_FALSE(test, skb_is_gso(skb));
+	KUNIT_EXPECT_EQ(test, skb->len, HDR + 200);
+	KUNIT_EXPECT_NULL(test, uet_train_finish(&t));
+	kfree_skb(pkt);
+	kfree_skb(skb);
+}
+
+static struct kunit_case uet_train_cases[] = {
+	KUNIT_CASE(uet_train_fits_test),
+	KUNIT_CASE(uet_train_build_test),
+	KUNIT_CASE(uet_train_single_test),
+	{}
+};
+
+static struct kunit_suite uet_train_suite = {
+	.name = "uet_train",
+	.test_cases = uet_train_cases,
+};
+
+kunit_test_suite(uet_train_suite);
