@@ -26,7 +26,7 @@ PARAMS=(dscp_data 10 dscp_retx 12 dscp_control 46 dscp_trimmed 14 mpr 128
 	ack_every 8 ack_delay_us 100 dupthresh 5 nack_reorder_pkts 32
 	nack_reorder_us 8000 rto_min_us 20000 rto_max_us 4000000 rto_linear 3
 	entropy_count 64 cc nscc lb reps reps_ring 4 reps_freeze_us 5000
-	probe_interval_us 20000 train_pkts 4)
+	probe_interval_us 20000 train_pkts 4 flowlet_pkts 8)
 
 # roundtrip: set them all at once; show gives each back, text and JSON.
 roundtrip() {
@@ -86,7 +86,7 @@ step "cc-params round-trip" ccparam
 bad_sets=("dscp_data 64" "mpr 0" "mpr 5000" "ack_every 0" "ack_delay_us 0"
 	"dupthresh 65" "rto_min_us 999" "rto_linear 17" "entropy_count 0" "entropy_count 16385"
 	"rto_min_us 5000000" "rto_max_us 19999" "cc cubic" "lb ecmp"
-	"reps_ring 33" "train_pkts 0" "train_pkts 65" "cc-param base_rtt_us 0"
+	"reps_ring 33" "train_pkts 0" "train_pkts 65" "flowlet_pkts 0" "cc-param base_rtt_us 0"
 	"cc-param no_such_param 1" "ack_every 4 dscp_data 99")
 # The debug kernel takes 5-10 s per command: there, a rule between two
 # parameters, a cc-param and a set that fails half-way.
@@ -128,7 +128,8 @@ restore() {
 d = json.loads(sys.argv[1])[0]
 keys = ("dscp_data dscp_retx dscp_control dscp_trimmed mpr ack_every ack_delay_us "
 	"dupthresh nack_reorder_pkts nack_reorder_us rto_min_us rto_max_us rto_linear "
-	"entropy_count cc lb reps_ring reps_freeze_us probe_interval_us train_pkts").split()
+	"entropy_count cc lb reps_ring reps_freeze_us probe_interval_us train_pkts "
+	"flowlet_pkts").split()
 cc = [f"cc-param {a}.{n} {v}" for a, ps in d.get("cc_params", {}).items()
       for n, v in ps.items()]
 print(" ".join([f"{k} {d[k]}" for k in keys] + cc))' "$defaults") || return 1

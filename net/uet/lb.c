@@ -96,6 +96,7 @@ static u16 uet_lb_spray_next(struct uet_lb *lb, u64 now)
 
 const struct uet_lb_ops uet_lb_spray = {
 	.name = "spray",
+	.sprays = true,
 	.next = uet_lb_spray_next,
 };
 
@@ -178,6 +179,7 @@ static void uet_lb_reps_feedback(struct uet_lb *lb, u16 ev,
 
 const struct uet_lb_ops uet_lb_reps = {
 	.name = "reps",
+	.sprays = true,
 	.next = uet_lb_reps_next,
 	.feedback = uet_lb_reps_feedback,
 };

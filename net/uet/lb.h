@@ -35,6 +35,10 @@ struct uet_lb;
 
 struct uet_lb_ops {
 	const char *name;
+	/* Picks a value per packet, or per flowlet (uet_lb_flowlet()),
+	 * rather than keeping one while it works.
+	 */
+	bool sprays;
 	/* The next data packet's entropy value. */
 	u16 (*next)(struct uet_lb *lb, u64 now);
 	/* What became of a packet sent on ev; NULL: not interested. */
@@ -98,5 +102,14 @@ static inline void uet_lb_feedback(struct uet_lb *lb, u16 ev,
 }
 
 u16 uet_lb_next_retx(struct uet_lb *lb, u64 now, u64 after_ns);
+
+/* How many consecutive new packets may share one value (a train,
+ * train.h): a spraying balancer's flowlet, the device's flowlet_pkts;
+ * any number for the others.
+ */
+static inline u32 uet_lb_flowlet(const struct uet_lb *lb, u32 flowlet_pkts)
+{
+	return lb->ops->sprays ? flowlet_pkts : U32_MAX;
+}
 
 #endif /* _UET_LB_H */

@@ -55,7 +55,7 @@ static struct netlink_range_validation uet_nl_freeze_range = {
 	.min = 100, .max = 10000000,
 };
 
-static const struct nla_policy uet_nl_dev_set_policy[UET_A_DEV_TRAIN_PKTS + 1] = {
+static const struct nla_policy uet_nl_dev_set_policy[UET_A_DEV_FLOWLET_PKTS + 1] = {
 	[UET_A_DEV_INDEX] = { .type = NLA_U32 },
 	[UET_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = UET_NL_NAME_MAX },
 	[UET_A_DEV_DSCP_DATA] = NLA_POLICY_MAX(NLA_U8, 63),
@@ -88,6 +88,7 @@ static const struct nla_policy uet_nl_dev_set_policy[UET_A_DEV_TRAIN_PKTS + 1] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &uet_nl_freeze_range),
 	[UET_A_DEV_CC_PARAM] = NLA_POLICY_NESTED(uet_nl_cc_param_policy),
 	[UET_A_DEV_TRAIN_PKTS] = NLA_POLICY_RANGE(NLA_U32, 1, UET_TRAIN_MAX_PKTS),
+	[UET_A_DEV_FLOWLET_PKTS] = NLA_POLICY_RANGE(NLA_U32, 1, UET_TRAIN_MAX_PKTS),
 };
 
 static const struct nla_policy uet_nl_qp_get_policy[UET_A_QP_QPN + 1] = {
@@ -195,7 +196,8 @@ static int uet_nl_put_params(struct sk_buff *skb, const struct uet_params *p)
 	    nla_put_u32(skb, UET_A_DEV_REPS_RING, p->reps_ring) ||
 	    nla_put_u32(skb, UET_A_DEV_REPS_FREEZE_US, p->reps_freeze_us) ||
 	    nla_put_u32(skb, UET_A_DEV_PROBE_INTERVAL_US, p->probe_interval_us) ||
-	    nla_put_u32(skb, UET_A_DEV_TRAIN_PKTS, p->train_pkts))
+	    nla_put_u32(skb, UET_A_DEV_TRAIN_PKTS, p->train_pkts) ||
+	    nla_put_u32(skb, UET_A_DEV_FLOWLET_PKTS, p->flowlet_pkts))
 		return -EMSGSIZE;
 	return uet_nl_put_cc_params(skb, p);
 }
@@ -477,6 +479,7 @@ static int uet_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 	uet_nl_set_u32(&p->reps_freeze_us, a[UET_A_DEV_REPS_FREEZE_US]);
 	uet_nl_set_u32(&p->probe_interval_us, a[UET_A_DEV_PROBE_INTERVAL_US]);
 	uet_nl_set_u32(&p->train_pkts, a[UET_A_DEV_TRAIN_PKTS]);
+	uet_nl_set_u32(&p->flowlet_pkts, a[UET_A_DEV_FLOWLET_PKTS]);
 	for (i = 0; i < ncc_set; i++)
 		WRITE_ONCE(p->cc_params[cc_set[i].algo][cc_set[i].param],
 			   cc_set[i].value);

@@ -97,6 +97,7 @@ struct uet_req {
 
 	struct page_frag_cache frag;	/* payload of the packets built */
 	struct uet_train train;		/* new packets going out as one skb */
+	u64 clock_ns;			/* send time of the packets built */
 
 	/* The newest packet of the burst being sent, not yet transmitted. */
 	bool held;

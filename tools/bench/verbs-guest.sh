@@ -434,6 +434,21 @@ profile() {
 			for (j = 1; j <= k; j++) printf " %s", top[j]
 			print ""
 		}' /proc/kallsyms -
+	# Where the time goes by stage: each function with what it calls.
+	echo "  with callees (% of all samples):"
+	perf report -i "$T/perf.data" --time "$t0,$t1" --children --sort symbol --stdio -g none \
+		2>/dev/null | awk '
+		BEGIN {
+			n = split("uet_post_send uet_req_run uet_train_add uet_req_add_payload " \
+				"ip_finish_output2 veth_xmit __netif_receive_skb_core ip_rcv " \
+				"udp_rcv_segment uet_udp_encap_rcv uet_rcv uet_resp_rcv " \
+				"uet_qp_send_ack uet_req_rcv_ack", want, " ")
+		}
+		$1 ~ /%$/ { c[$4] = $1 }
+		END {
+			for (j = 1; j <= n; j++)
+				printf "    %-26s %7s\n", want[j], (want[j] in c) ? c[want[j]] : "-"
+		}'
 	echo
 }
 

@@ -40,6 +40,7 @@ static const enum mnl_attr_data_type dev_types[UET_A_DEV_MAX + 1] = {
 	[UET_A_DEV_REPS_FREEZE_US] = MNL_TYPE_U32,
 	[UET_A_DEV_PROBE_INTERVAL_US] = MNL_TYPE_U32,
 	[UET_A_DEV_TRAIN_PKTS] = MNL_TYPE_U32,
+	[UET_A_DEV_FLOWLET_PKTS] = MNL_TYPE_U32,
 	/*
 	 * UET_A_DEV_STAT and UET_A_DEV_CC_PARAM repeat: print_stats()
 	 * and dev_print_cc_text() or dev_print_cc_json() walk the message.
@@ -75,6 +76,7 @@ static const struct dev_param {
 	{ "reps_freeze_us", UET_A_DEV_REPS_FREEZE_US },
 	{ "probe_interval_us", UET_A_DEV_PROBE_INTERVAL_US },
 	{ "train_pkts", UET_A_DEV_TRAIN_PKTS },
+	{ "flowlet_pkts", UET_A_DEV_FLOWLET_PKTS },
 };
 
 void dev_usage(FILE *f)
@@ -88,7 +90,7 @@ void dev_usage(FILE *f)
 		"                  nack_reorder_pkts | nack_reorder_us |\n"
 		"                  rto_min_us | rto_max_us | rto_linear |\n"
 		"                  entropy_count | reps_ring | reps_freeze_us |\n"
-		"                  probe_interval_us | train_pkts } NUMBER\n"
+		"                  probe_interval_us | train_pkts | flowlet_pkts } NUMBER\n"
 		"            | cc { none | nscc | dcqcn } | lb { single | spray | reps }\n"
 		"            | cc-param [ ALGO. ]NAME NUMBER\n"
 		"cc-param may repeat; without ALGO, NAME is looked up in the device's\n"

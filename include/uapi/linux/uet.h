@@ -81,6 +81,7 @@ enum uet_dev_attr {
 					 * get: every algorithm's; set: by name
 					 */
 	UET_A_DEV_TRAIN_PKTS,		/* u32: new packets sent as one skb, 1..64 */
+	UET_A_DEV_FLOWLET_PKTS,		/* u32: ... on one value when spraying, 1..64 */
 
 	__UET_A_DEV_MAX,
 	UET_A_DEV_MAX = __UET_A_DEV_MAX - 1
