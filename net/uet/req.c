@@ -421,7 +421,10 @@ static bool uet_req_train_open(struct uet_qp *qp, const struct sk_buff *pkt,
 					  uet_param(qp->udev, flowlet_pkts)));
 	u32 nr_frags = skb_shinfo(pkt)->nr_frags;
 
-	if (!nr_frags || max_pkts < 2)
+	/* A local destination's packets fill a train alone: they go
+	 * straight to it (udp.c), not through IP and lo as a train would.
+	 */
+	if (!nr_frags || max_pkts < 2 || pkt->len > UET_TRAIN_MAX_BYTES)
 		return false;
 	if (uet_train_fits(t, pkt->len, nr_frags, max_pkts))
 		return true;

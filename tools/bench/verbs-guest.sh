@@ -276,7 +276,7 @@ uet_run() {
 		drop_malformed drop_no_qp drop_out_of_window drop_access drop_backlog; do
 		cols+=("$c=$HW/$r/ports/1/hw_counters/$c")
 	done
-	for c in retransmits probes_sent probes_answered tx_skbs; do
+	for c in retransmits probes_sent probes_answered tx_skbs acks_sent nacks_sent; do
 		cols+=("s_$c=$HW/$s/ports/1/hw_counters/$c")
 	done
 	sampler "" "$T/samples" "${cols[@]}"
@@ -300,7 +300,8 @@ uet_run() {
 	note=$(awk -v f="${d[first]}" -v l="$LAUNCH" -v b="${d[rx_bytes]}" \
 		-v p="${d[rx_packets]}" -v m="$pmtu" -v r="${d[s_retransmits]}" -v dr="$drops" \
 		-v pr="$probes" -v du="${d[duplicates_received]}" -v sg="$seg" \
-		-v oo="${d[out_of_order_received]}" -v sk="${d[s_tx_skbs]}" \
+		-v oo="${d[out_of_order_received]}" \
+		-v sk="$((d[s_tx_skbs] - d[s_acks_sent] - d[s_nacks_sent]))" \
 		-v msgs="$((data / per_msg))" 'BEGIN {
 			printf "pmtu=%d seg=%d setup=%.1fs rxB/pkt=%.0f retx=%d dup=%d ooo=%d drops=%d probes=%d skbs=%.2f",
 				m, sg, f - l, b / p, r, du, oo, dr, pr, msgs ? sk / msgs : 0 }')
