@@ -429,13 +429,11 @@ static bool uet_req_train_open(struct uet_qp *qp, const struct sk_buff *pkt,
 	if (uet_train_fits(t, pkt->len, nr_frags, max_pkts))
 		return true;
 	uet_req_train_flush(qp);
-	if (uet_train_start(t, UET_SKB_HEADROOM(qp->udev->ndev),
-			    uet_lb_next(&qp->lb, sent_ns)))
-		return false;
-	if (uet_train_fits(t, pkt->len, nr_frags, max_pkts))
-		return true;
-	uet_train_drop(t);
-	return false;
+	/* An empty train takes it: it is within UET_TRAIN_MAX_BYTES, and a
+	 * kept packet has at most MAX_SKB_FRAGS fragments.
+	 */
+	return !uet_train_start(t, UET_SKB_HEADROOM(qp->udev->ndev),
+				uet_lb_next(&qp->lb, sent_ns));
 }
 
 /* Send the kept packet psn, first time or again; a copy goes where a

@@ -441,8 +441,8 @@ profile() {
 		2>/dev/null | awk '
 		BEGIN {
 			n = split("uet_post_send uet_req_run uet_train_add uet_req_add_payload " \
-				"ip_finish_output2 veth_xmit __netif_receive_skb_core ip_rcv " \
-				"udp_rcv_segment uet_udp_encap_rcv uet_rcv uet_resp_rcv " \
+				"ip_finish_output2 veth_xmit ip_rcv " \
+				"uet_udp_encap_rcv uet_rcv uet_resp_rcv " \
 				"uet_qp_send_ack uet_req_rcv_ack", want, " ")
 		}
 		$1 ~ /%$/ { c[$4] = $1 }
