@@ -105,4 +105,25 @@ wait_for 30 qdisc_idle a veth0
 dropped=$(($(qdisc_stat a veth0 drop_limit) - before_d))
 log "trim off: $dropped of $N tail-dropped"
 step "with trimming off the same burst tail-drops" test "$dropped" -ge $((N - 21))
+
+# Under a classful parent, which counts each packet at the length it came
+# with and takes off the length it leaves with: trimming must tell it.
+# kind_stat KIND KEY: KEY of veth0's qdisc of KIND.
+kind_stat() {
+	in_ns a tc -s -j qdisc show dev veth0 | python3 -c '
+import json, sys
+print([q for q in json.load(sys.stdin) if q["kind"] == sys.argv[1]][0][sys.argv[2]])' "$@"
+}
+export -f kind_stat
+step "sch_uet under prio" bash -c "
+	in_ns a tc qdisc replace dev veth0 root handle 1: prio bands 2 \
+		priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 &&
+	in_ns a tc qdisc add dev veth0 parent 1:1 handle 10: uet limit 20280 trim on \
+		trim_size $TRIM trim_dscp $TRIM_DSCP rate 8bit"
+in_ns a python3 "$UET_UDP" send 10.0.0.2 "$PORT" --count "$N" --size 972 --tos "$DATA_TOS"
+in_ns a tc qdisc change dev veth0 parent 1:1 handle 10: uet rate 10mbit
+step "the port under prio drained" wait_for 30 bash -c '[ "$(kind_stat uet qlen)" = 0 ]'
+step "it trimmed the burst" test "$(kind_stat uet trimmed)" -ge $((N - 21))
+step "prio's backlog is back to 0 bytes" \
+	wait_for 5 bash -c '[ "$(kind_stat prio backlog)" = 0 ] && [ "$(kind_stat prio qlen)" = 0 ]'
 exit 0

@@ -292,7 +292,7 @@ static int uet_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	struct uet_sched *q = qdisc_priv(sch);
 	const struct uet_sched_cfg *cfg = &q->cfg;
 	enum uet_band band = uet_classify(skb, cfg);
-	u32 len = qdisc_pkt_len(skb);
+	u32 len = qdisc_pkt_len(skb), cut = 0;
 
 	if (band == UET_BAND_DATA && q->backlog[band] + len > cfg->limit) {
 		if (!cfg->trim) {
@@ -305,7 +305,8 @@ static int uet_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 		}
 		q->st.trimmed++;
 		band = UET_BAND_TRIM;
-		len = qdisc_pkt_len(skb);
+		cut = len - qdisc_pkt_len(skb);
+		len -= cut;
 	}
 	/* The data band was checked above; the other two have their own limits. */
 	if (band != UET_BAND_DATA && q->backlog[band] + len > uet_band_limit(cfg, band)) {
@@ -329,6 +330,12 @@ static int uet_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	qdisc_qstats_backlog_inc(sch, skb);
 	q->st.enqueued++;
 	q->st.peak_backlog = max_t(u64, q->st.peak_backlog, sch->qstats.backlog);
+	/* The parents count the length the packet came with, and take off
+	 * what it leaves with. Here, where our queue is not empty, the call
+	 * cannot tell a parent its class emptied.
+	 */
+	if (cut)
+		qdisc_tree_reduce_backlog(sch, 0, cut);
 	return NET_XMIT_SUCCESS;
 }
 
