@@ -4,7 +4,8 @@
 # Verbs features the bandwidth tests do not reach: atomics (compare-and-swap
 # and fetch-and-add through ib_atomic_bw), a shared receive queue
 # (ib_send_bw --use-srq), completion events instead of polling (-e), IPv6
-# GIDs, QPs listed by "rdma resource show qp", and ECN: data packets leave
+# GIDs, QPs listed by "rdma resource show qp", one CQ_ERR event per CQ
+# overflow (tools/testing/cq_overflow), and ECN: data packets leave
 # ECT(0), a CE mark set by a switch (sch_uet, marking everything) is counted
 # by the receiver and echoed in its ACKs.
 . "$(dirname "$0")/lib.sh"
@@ -54,6 +55,17 @@ step "ib_send_bw with completion events (-e)" perf events 10.0.0.1 10.0.0.2 \
 	ib_send_bw -e -s 65536 -n "$N64K"
 step "ib_send_bw over IPv6 GIDs" perf v6 fd00::1 fd00::2 \
 	ib_send_bw -s 65536 -n "$N64K"
+
+# cq_overflow: the tool's lines shown; fails if one did.
+cq_overflow() {
+	local out rc=0
+	out=$(in_ns a "$UET_SELFTESTS/../tools/testing/cq_overflow" uet0 \
+		"$(ibdev_gid_index uet0 10.0.0.1)" 2>&1) || rc=$?
+	printf '%s\n' "$out" | sed 's/^/# /'
+	return "$rc"
+}
+step "a CQ that overflows raises one IBV_EVENT_CQ_ERR per overflow, not per lost entry" \
+	cq_overflow
 
 # A transfer long enough to look at its QPs, while each look costs the
 # debug kernel seconds: there, on a host running at half its usual speed,

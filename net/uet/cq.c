@@ -178,7 +178,7 @@ int uet_cq_post(struct uet_cq *cq, const struct ib_wc *wc, bool solicited)
 {
 	struct ib_cq *ibcq = &cq->ibcq;
 	unsigned long flags;
-	bool notify;
+	bool notify, first;
 
 	spin_lock_irqsave(&cq->lock, flags);
 	if (cq->dying) {
@@ -186,8 +186,14 @@ int uet_cq_post(struct uet_cq *cq, const struct ib_wc *wc, bool solicited)
 		return -ESHUTDOWN;
 	}
 	if (uet_queue_full(&cq->queue)) {
+		/* One event per overflow: each costs the consumer an
+		 * atomic allocation (uverbs), and a QP keeps completing
+		 * into a full CQ until the error reaches it.
+		 */
+		first = !cq->overflow;
+		cq->overflow = true;
 		spin_unlock_irqrestore(&cq->lock, flags);
-		if (ibcq->event_handler) {
+		if (first && ibcq->event_handler) {
 			struct ib_event ev = {
 				.device = ibcq->device,
 				.element.cq = ibcq,
@@ -201,6 +207,7 @@ int uet_cq_post(struct uet_cq *cq, const struct ib_wc *wc, bool solicited)
 
 	uet_cq_write(cq, wc);
 	uet_queue_advance_producer(&cq->queue);
+	cq->overflow = false;
 
 	/* Disarm under the lock so that one arming yields one callback. */
 	notify = cq->notify == IB_CQ_NEXT_COMP ||

@@ -10,6 +10,7 @@
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
 
+#include "peer.h"
 #include "qp.h"
 #include "udp.h"
 #include "uet.h"
@@ -255,6 +256,10 @@ int uet_dev_add(const char *ibdev_name, struct net_device *ndev)
 	INIT_LIST_HEAD(&udev->pending_mmaps);
 	mutex_init(&udev->peers_lock);
 	INIT_LIST_HEAD(&udev->peers);
+	ratelimit_state_init(&udev->probe_answers, UET_PEER_ANSWERS_PERIOD,
+			     UET_PEER_ANSWERS_MAX);
+	/* Drops are counted (drop_no_qp), not logged. */
+	ratelimit_set_flags(&udev->probe_answers, RATELIMIT_MSG_ON_RELEASE);
 	/* Offset 0 is never handed out, as in rxe. */
 	udev->mmap_offset = ALIGN(PAGE_SIZE, SHMLBA);
 	udev->ndev = ndev;

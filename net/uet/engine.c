@@ -158,12 +158,14 @@ static void uet_engine_work(struct work_struct *work)
 }
 
 /* A new engine is stopped: uet_engine_start() when the QP may run. */
-void uet_engine_init(struct uet_engine *eng, uet_engine_pass_t pass)
+void uet_engine_init(struct uet_engine *eng, uet_engine_pass_t pass,
+		     uet_engine_admit_t admit)
 {
 	spin_lock_init(&eng->lock);
 	eng->state = UET_ENGINE_IDLE;
 	eng->stopped = true;
 	eng->pass = pass;
+	eng->admit = admit;
 	eng->cpu = WORK_CPU_UNBOUND;
 	INIT_WORK(&eng->work, uet_engine_work);
 }
@@ -225,8 +227,9 @@ void uet_engine_kick(struct uet_engine *eng)
 	spin_unlock_irqrestore(&eng->lock, flags);
 }
 
-/* Queue skb to q for the engine, unless it is stopped (-ESHUTDOWN) or q
- * holds limit packets (-ENOBUFS); the caller then still owns skb.
+/* Queue skb to q for the engine, unless it is stopped (-ESHUTDOWN), its
+ * admit check refuses skb (that check's errno) or q holds limit packets
+ * (-ENOBUFS); the caller then still owns skb.
  */
 int uet_engine_queue(struct uet_engine *eng, struct sk_buff_head *q,
 		     struct sk_buff *skb, u32 limit)
@@ -237,9 +240,11 @@ int uet_engine_queue(struct uet_engine *eng, struct sk_buff_head *q,
 	spin_lock_irqsave(&eng->lock, flags);
 	if (eng->stopped)
 		err = -ESHUTDOWN;
-	else if (skb_queue_len(q) >= limit)
+	else if (eng->admit)
+		err = eng->admit(eng, skb);
+	if (!err && skb_queue_len(q) >= limit)
 		err = -ENOBUFS;
-	else
+	if (!err)
 		skb_queue_tail(q, skb);
 	spin_unlock_irqrestore(&eng->lock, flags);
 	return err;

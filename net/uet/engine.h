@@ -17,6 +17,14 @@ struct uet_engine;
  */
 typedef bool (*uet_engine_pass_t)(struct uet_engine *eng);
 
+/* Whether a packet may join the engine's queue: 0, or a negative errno
+ * saying why not. Cheap checks, made under the engine's lock with the
+ * engine running, so that they see the attributes that change only
+ * while it is stopped as they are.
+ */
+typedef int (*uet_engine_admit_t)(struct uet_engine *eng,
+				  const struct sk_buff *skb);
+
 enum uet_engine_state {
 	UET_ENGINE_IDLE,	/* no owner */
 	UET_ENGINE_BUSY,	/* an owner runs (or a reader holds it) */
@@ -33,6 +41,7 @@ struct uet_engine {
 	bool wanted;		/* uet_engine_lock() waits: owners hand over */
 	bool deferred;		/* a pass was asked for while it waited */
 	uet_engine_pass_t pass;
+	uet_engine_admit_t admit;	/* NULL: admit everything */
 	struct work_struct work;	/* timers, budget overflow, kernel posts */
 	/* Where the work runs: the CPU of the last doorbell, or
 	 * WORK_CPU_UNBOUND (a hint, read and written without the lock).
@@ -43,7 +52,8 @@ struct uet_engine {
 int uet_engine_wq_init(void);
 void uet_engine_wq_exit(void);
 
-void uet_engine_init(struct uet_engine *eng, uet_engine_pass_t pass);
+void uet_engine_init(struct uet_engine *eng, uet_engine_pass_t pass,
+		     uet_engine_admit_t admit);
 void uet_engine_run(struct uet_engine *eng);
 void uet_engine_run_task(struct uet_engine *eng);
 void uet_engine_kick(struct uet_engine *eng);

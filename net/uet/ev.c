@@ -18,7 +18,7 @@ struct uet_ev_table *uet_ev_table_alloc(u16 base, u32 count)
 {
 	struct uet_ev_table *t;
 
-	t = kvzalloc(struct_size(t, ev, count), GFP_KERNEL);
+	t = kvzalloc(struct_size(t, ev, count), GFP_KERNEL_ACCOUNT);
 	if (!t)
 		return NULL;
 	spin_lock_init(&t->lock);

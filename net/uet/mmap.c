@@ -54,7 +54,7 @@ struct uet_mmap_info *uet_mmap_info_create(struct uet_dev *udev, u32 size,
 		return ERR_PTR(-EINVAL);
 	uctx = rdma_udata_to_drv_context(udata, struct uet_ucontext, ibuc);
 
-	ip = kzalloc(sizeof(*ip), GFP_KERNEL);
+	ip = kzalloc(sizeof(*ip), GFP_KERNEL_ACCOUNT);
 	if (!ip)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&ip->ref);

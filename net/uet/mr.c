@@ -20,7 +20,7 @@ static struct uet_mr *uet_mr_alloc(struct ib_pd *ibpd, enum uet_mr_type type)
 {
 	struct uet_mr *mr;
 
-	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL_ACCOUNT);
 	if (!mr)
 		return NULL;
 	mr->udev = to_udev(ibpd->device);
@@ -52,7 +52,7 @@ static int uet_mr_publish(struct uet_mr *mr, struct ib_pd *ibpd)
 	int err;
 
 	err = xa_alloc_cyclic(mrs, &index, NULL, XA_LIMIT(1, UET_MAX_MR),
-			      &mr->udev->mr_next, GFP_KERNEL);
+			      &mr->udev->mr_next, GFP_KERNEL_ACCOUNT);
 	if (err < 0)
 		return err;
 	mr->key = index << 8 | get_random_u8();
@@ -114,7 +114,7 @@ struct ib_mr *uet_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 	mr->umem = umem;
 
 	npages = ib_umem_num_pages(umem);
-	mr->pages = kvcalloc(npages, sizeof(*mr->pages), GFP_KERNEL);
+	mr->pages = kvcalloc(npages, sizeof(*mr->pages), GFP_KERNEL_ACCOUNT);
 	if (!mr->pages) {
 		err = -ENOMEM;
 		goto err_free;
@@ -161,8 +161,8 @@ struct ib_mr *uet_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
 	mr = uet_mr_alloc(ibpd, UET_MR_FAST);
 	if (!mr)
 		return ERR_PTR(-ENOMEM);
-	mr->fast_addrs = kcalloc(max_num_sg, sizeof(u64), GFP_KERNEL);
-	mr->map_addrs = kcalloc(max_num_sg, sizeof(u64), GFP_KERNEL);
+	mr->fast_addrs = kcalloc(max_num_sg, sizeof(u64), GFP_KERNEL_ACCOUNT);
+	mr->map_addrs = kcalloc(max_num_sg, sizeof(u64), GFP_KERNEL_ACCOUNT);
 	if (!mr->fast_addrs || !mr->map_addrs) {
 		err = -ENOMEM;
 		goto err_free;

@@ -22,7 +22,7 @@ int uet_pdc_tx_init(struct uet_pdc_tx *tx, u32 win, u32 isn)
 	if (!win || win > UET_PDC_WIN_MAX)
 		return -EINVAL;
 	size = roundup_pow_of_two(win);
-	tx->ring = kvcalloc(size, sizeof(*tx->ring), GFP_KERNEL);
+	tx->ring = kvcalloc(size, sizeof(*tx->ring), GFP_KERNEL_ACCOUNT);
 	if (!tx->ring)
 		return -ENOMEM;
 	tx->ring_mask = size - 1;
@@ -444,7 +444,7 @@ int uet_pdc_rx_init(struct uet_pdc_rx *rx, u32 win, u32 isn)
 	if (!win || win > UET_PDC_WIN_MAX)
 		return -EINVAL;
 	size = roundup_pow_of_two(win);
-	rx->map = bitmap_zalloc(size, GFP_KERNEL);
+	rx->map = bitmap_zalloc(size, GFP_KERNEL_ACCOUNT);
 	if (!rx->map)
 		return -ENOMEM;
 	rx->mask = size - 1;

@@ -28,8 +28,8 @@ bool uet_peer_match(const struct uet_peer *peer, const struct uet_path *path)
 	       ipv6_addr_equal(&peer->path.saddr.v6, &path->saddr.v6);
 }
 
-static void uet_peer_probe(struct uet_dev *udev, u16 ev, bool answer,
-			   const struct uet_path *path)
+static void uet_peer_probe(struct uet_dev *udev, u16 ev, u32 nonce,
+			   bool answer, const struct uet_path *path)
 {
 	struct sk_buff *skb;
 	unsigned int n = sizeof(struct uet_pds_ctl_hdr);
@@ -38,7 +38,7 @@ static void uet_peer_probe(struct uet_dev *udev, u16 ev, bool answer,
 	if (!skb)
 		return;
 	skb_reserve(skb, UET_SKB_HEADROOM(udev->ndev));
-	n = uet_probe_pack(ev, answer, skb_put(skb, n), n);
+	n = uet_probe_pack(ev, nonce, answer, skb_put(skb, n), n);
 	skb_trim(skb, n);
 	if (uet_udp_xmit(udev, skb, path, ev,
 			 uet_qp_tos(uet_param(udev, dscp_control), false),
@@ -59,7 +59,8 @@ static void uet_peer_probe_work(struct work_struct *work)
 	n = uet_ev_probe_due(peer->evt, ktime_get_ns(), interval, evs,
 			     ARRAY_SIZE(evs));
 	for (i = 0; i < n; i++)
-		uet_peer_probe(peer->udev, evs[i], false, &peer->path);
+		uet_peer_probe(peer->udev, evs[i], peer->probe_nonce, false,
+			       &peer->path);
 	if (READ_ONCE(peer->evt->nbad))
 		schedule_delayed_work(&peer->probe_work,
 				      usecs_to_jiffies(interval / NSEC_PER_USEC));
@@ -80,7 +81,7 @@ struct uet_peer *uet_peer_get(struct uet_dev *udev,
 			return peer;
 		}
 	}
-	new = kzalloc(sizeof(*new), GFP_KERNEL);
+	new = kzalloc(sizeof(*new), GFP_KERNEL_ACCOUNT);
 	if (!new)
 		goto out;
 	/* The set depends on both addresses only, so every QP between two
@@ -97,6 +98,7 @@ struct uet_peer *uet_peer_get(struct uet_dev *udev,
 	refcount_set(&new->ref, 1);
 	new->udev = udev;
 	new->path = *path;
+	new->probe_nonce = get_random_u32();
 	INIT_DELAYED_WORK(&new->probe_work, uet_peer_probe_work);
 	list_add_tail_rcu(&new->node, &udev->peers);
 out:
@@ -131,17 +133,22 @@ void uet_peer_signal(struct uet_peer *peer, u16 ev, enum uet_ev_sig sig,
 }
 
 /* A probe or its answer arrived (skb->data at the PDS header); consumes
- * skb. Softirq context.
+ * skb. Softirq. Probes are answered for peers only, the hosts some QP of
+ * the device talks to, and at most UET_PEER_ANSWERS_MAX per 100 ms: an
+ * answer goes to whatever address a probe claims to come from, and must
+ * not make the device a reflector towards anyone else.
  */
 void uet_peer_rcv_probe(struct uet_dev *udev, struct sk_buff *skb)
 {
 	struct uet_skb_cb *cb = UET_SKB_CB(skb);
 	struct uet_path from = { .family = cb->family };
-	struct uet_peer *peer;
+	struct uet_peer *peer, *found = NULL;
 	bool answer;
+	u32 nonce;
 	u16 ev;
 
-	if (uet_probe_parse(skb->data, skb_headlen(skb), &ev, &answer) < 0) {
+	if (uet_probe_parse(skb->data, skb_headlen(skb), &ev, &nonce,
+			    &answer) < 0) {
 		uet_inc(udev, UET_CNT_DROP_MALFORMED);
 		goto out;
 	}
@@ -149,17 +156,20 @@ void uet_peer_rcv_probe(struct uet_dev *udev, struct sk_buff *skb)
 	BUILD_BUG_ON(sizeof(from.saddr) != sizeof(cb->daddr));
 	memcpy(&from.saddr, &cb->daddr, sizeof(from.saddr));
 	memcpy(&from.daddr, &cb->saddr, sizeof(from.daddr));
-	if (!answer) {
-		uet_peer_probe(udev, ev, true, &from);
-		goto out;
-	}
 	rcu_read_lock();
 	list_for_each_entry_rcu(peer, &udev->peers, node) {
 		if (uet_peer_match(peer, &from)) {
-			if (uet_ev_probe_ok(peer->evt, ev))
-				uet_inc(udev, UET_CNT_PROBE_RECOVERED);
+			found = peer;
 			break;
 		}
+	}
+	if (!found || (answer && nonce != found->probe_nonce) ||
+	    (!answer && !__ratelimit(&udev->probe_answers))) {
+		uet_inc(udev, UET_CNT_DROP_NO_QP);
+	} else if (!answer) {
+		uet_peer_probe(udev, ev, nonce, true, &from);
+	} else if (uet_ev_probe_ok(found->evt, ev)) {
+		uet_inc(udev, UET_CNT_PROBE_RECOVERED);
 	}
 	rcu_read_unlock();
 out:

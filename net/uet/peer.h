@@ -21,8 +21,20 @@ struct uet_peer {
 	struct uet_dev *udev;
 	struct uet_path path;	/* immutable: where probes go */
 	struct delayed_work probe_work;
+	/* Carried by our probes; an answer must echo it, so that whoever
+	 * cannot see the probes cannot bring a dead path back. Immutable.
+	 */
+	u32 probe_nonce;
 	struct uet_ev_table *evt;
 };
+
+/* Probes a device answers per 100 ms: a peer sends at most 32 a round
+ * (peer.c), a round every probe_interval_us (10 ms by default): one peer
+ * probing all it may is answered in full, more share the rest. The
+ * values not answered stay bad until a later round.
+ */
+#define UET_PEER_ANSWERS_MAX	512
+#define UET_PEER_ANSWERS_PERIOD	(HZ / 10)
 
 struct uet_peer *uet_peer_get(struct uet_dev *udev,
 			      const struct uet_path *path);

@@ -14,9 +14,11 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/hash.h>
+#include <asm/unaligned.h>
 #include <net/inet_ecn.h>
 #include <trace/events/uet.h>
 
+#include "psn.h"
 #include "qp.h"
 #include "ud.h"
 #include "udp.h"
@@ -177,15 +179,73 @@ void uet_qp_error(struct uet_qp *qp)
 	uet_engine_kick(&qp->eng);
 }
 
-static bool uet_qp_from_peer(struct uet_qp *qp, struct sk_buff *skb)
+static bool uet_qp_addr_is_peer(const struct uet_qp *qp,
+				const struct uet_skb_cb *cb)
 {
-	const struct uet_skb_cb *cb = UET_SKB_CB(skb);
+	const struct uet_path *path = &qp->path;
 
-	if (cb->family != qp->path.family)
+	if (cb->family != path->family)
 		return false;
 	if (cb->family == AF_INET)
-		return cb->saddr.v4 == qp->path.daddr.v4;
-	return ipv6_addr_equal(&cb->saddr.v6, &qp->path.daddr.v6);
+		return cb->saddr.v4 == path->daddr.v4 &&
+		       cb->daddr.v4 == path->saddr.v4;
+	return ipv6_addr_equal(&cb->saddr.v6, &path->daddr.v6) &&
+	       ipv6_addr_equal(&cb->daddr.v6, &path->saddr.v6);
+}
+
+/* How far from this end's PSN bases a packet of the peer may be. The
+ * peer sends within a window of what we received, and acknowledges
+ * within a window of what we sent; read outside the pass that moves
+ * them, the bases may lag by what a pass did since, less than a window.
+ */
+#define UET_QP_PSN_SLACK	(2 * UET_PDC_WIN_MAX)
+
+/* The receive softirq asks before a packet may take a place in the QP's
+ * backlog (uet_engine_queue()), so that junk is dropped before it can
+ * crowd out the peer's packets: a packet must come from the peer's
+ * address to this QP's, name the peer's QPN as its source PDC, and
+ * carry a PSN near where this end is. What passes is parsed in full by
+ * the pass. (All RC header types have spdcid at bytes 8..9 and a PSN at
+ * 4..7; uet_rcv() pulled the header.)
+ */
+static int uet_qp_admit(struct uet_engine *eng, const struct sk_buff *skb)
+{
+	struct uet_qp *qp = container_of(eng, struct uet_qp, eng);
+	u32 psn = get_unaligned_be32(skb->data + 4);
+	s32 d;
+
+	BUILD_BUG_ON(offsetof(struct uet_pds_req_hdr, spdcid) != 8);
+	BUILD_BUG_ON(offsetof(struct uet_pds_ack_hdr, spdcid) != 8);
+	BUILD_BUG_ON(offsetof(struct uet_pds_nack_hdr, spdcid) != 8);
+	BUILD_BUG_ON(offsetof(struct uet_pds_ctl_hdr, spdcid) != 8);
+	BUILD_BUG_ON(offsetof(struct uet_pds_req_hdr, psn) != 4);
+	BUILD_BUG_ON(offsetof(struct uet_pds_ack_hdr, cack_psn) != 4);
+	BUILD_BUG_ON(offsetof(struct uet_pds_nack_hdr, nack_psn) != 4);
+	if (!uet_qp_addr_is_peer(qp, UET_SKB_CB(skb)) ||
+	    get_unaligned_be16(skb->data + 8) != qp->dest_qpn)
+		return -EPERM;
+
+	switch (uet_pds_type(skb->data, skb_headlen(skb))) {
+	case UET_PDS_RUD_REQ:
+		/* Until a SYN said where the stream starts, nothing else. */
+		if (!READ_ONCE(qp->rx_synced))
+			return get_unaligned_be16(skb->data) &
+			       UET_PDS_REQ_F_SYN ? 0 : -ERANGE;
+		d = uet_psn_diff(psn, READ_ONCE(qp->rx.next));
+		return d > -UET_QP_PSN_SLACK && d < UET_QP_PSN_SLACK ?
+		       0 : -ERANGE;
+	case UET_PDS_ACK_CC:
+	case UET_PDS_ACK_CCX:
+		/* Every PSN up to cack_psn arrived: one past it was sent. */
+		psn++;
+		fallthrough;
+	case UET_PDS_NACK:
+		d = uet_psn_diff(psn, READ_ONCE(qp->tx.nxt));
+		return d > -UET_QP_PSN_SLACK && d <= UET_PDC_WIN_MAX ?
+		       0 : -ERANGE;
+	default:
+		return 0;
+	}
 }
 
 /* A packet the receive path queued to this QP, to the side it is for:
@@ -194,11 +254,6 @@ static bool uet_qp_from_peer(struct uet_qp *qp, struct sk_buff *skb)
  */
 static void uet_qp_rcv(struct uet_qp *qp, struct sk_buff *skb)
 {
-	if (!uet_qp_from_peer(qp, skb)) {
-		uet_inc(qp->udev, UET_CNT_DROP_NO_QP);
-		kfree_skb(skb);
-		return;
-	}
 	switch (uet_pds_type(skb->data, skb->len)) {
 	case UET_PDS_ACK_CC:
 	case UET_PDS_ACK_CCX:
@@ -237,9 +292,8 @@ static bool uet_qp_pass(struct uet_engine *eng)
 	}
 	if (state == IB_QPS_ERR) {
 		skb_queue_purge(&qp->rxq);
-		uet_req_flush(qp);
-		uet_resp_flush(qp);
-		return false;
+		more = uet_req_flush(qp);
+		return uet_resp_flush(qp) || more;
 	}
 
 	lb = xchg(&qp->lb_set, NULL);
@@ -366,7 +420,7 @@ int uet_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->seg = qp->mtu;
 	qp->retry_cnt = 7;
 	qp->rnr_retry = 7;
-	uet_engine_init(&qp->eng, uet_qp_pass);
+	uet_engine_init(&qp->eng, uet_qp_pass, uet_qp_admit);
 	skb_queue_head_init(&qp->rxq);
 	hrtimer_init(&qp->rto_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	qp->rto_timer.function = uet_qp_rto_timer;
@@ -672,6 +726,9 @@ int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 	if (peer)
 		uet_peer_put(peer);
+	/* What was let in for another peer is not for this one. */
+	if (mask & (IB_QP_AV | IB_QP_DEST_QPN))
+		skb_queue_purge(&qp->rxq);
 
 	if (new == IB_QPS_RESET) {
 		skb_queue_purge(&qp->rxq);

@@ -199,7 +199,7 @@ void uet_req_rcv_ack(struct uet_qp *qp, struct sk_buff *skb);
 void uet_req_rcv_nack(struct uet_qp *qp, struct sk_buff *skb);
 void uet_req_rto(struct uet_qp *qp);
 void uet_req_rcv_ctl(struct uet_qp *qp, struct sk_buff *skb);
-void uet_req_flush(struct uet_qp *qp);
+bool uet_req_flush(struct uet_qp *qp);
 int uet_req_rcv_resp(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 		     struct sk_buff *skb, int off, u32 len);
 int uet_req_queue_job(struct uet_qp *qp, const struct uet_rjob *job);
@@ -210,7 +210,7 @@ int uet_resp_init(struct uet_qp *qp);
 void uet_resp_free(struct uet_qp *qp);
 void uet_resp_reset(struct uet_qp *qp);
 void uet_resp_rcv(struct uet_qp *qp, struct sk_buff *skb);
-void uet_resp_flush(struct uet_qp *qp);
+bool uet_resp_flush(struct uet_qp *qp);
 void uet_resp_ack(struct uet_qp *qp, u64 now);
 
 #endif /* _UET_QP_H */

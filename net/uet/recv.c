@@ -92,8 +92,14 @@ void uet_rcv(struct uet_dev *udev, struct sk_buff *skb, bool run)
 		uet_inc(udev, UET_CNT_DROP_BACKLOG);
 		kfree_skb(skb);
 		break;
+	case -ERANGE:
+		uet_inc(udev, UET_CNT_DROP_WINDOW);
+		kfree_skb(skb);
+		break;
 	default:
-		/* The QP is in RESET, or being modified or destroyed. */
+		/* Not from the QP's peer (-EPERM); or the QP is in RESET,
+		 * or being modified or destroyed.
+		 */
 		uet_inc(udev, UET_CNT_DROP_NO_QP);
 		kfree_skb(skb);
 		break;

@@ -78,13 +78,13 @@ int uet_req_init(struct uet_qp *qp)
 	struct uet_req *req;
 	u32 slots = uet_queue_slots(&qp->sq);
 
-	req = kzalloc(sizeof(*req), GFP_KERNEL);
+	req = kzalloc(sizeof(*req), GFP_KERNEL_ACCOUNT);
 	if (!req)
 		return -ENOMEM;
 	req->swqe_size = ALIGN(offsetof(struct uet_swqe, wqe) +
 			       (1U << qp->sq.log2_elem_size), 8);
-	req->swq = kvcalloc(slots, req->swqe_size, GFP_KERNEL);
-	req->jobs = kcalloc(UET_MAX_RD_ATOMIC, sizeof(*req->jobs), GFP_KERNEL);
+	req->swq = kvcalloc(slots, req->swqe_size, GFP_KERNEL_ACCOUNT);
+	req->jobs = kcalloc(UET_MAX_RD_ATOMIC, sizeof(*req->jobs), GFP_KERNEL_ACCOUNT);
 	if (!req->swq || !req->jobs) {
 		kvfree(req->swq);
 		kfree(req->jobs);
@@ -1021,14 +1021,21 @@ void uet_req_rcv_ack(struct uet_qp *qp, struct sk_buff *skb)
 		uet_inc(qp->udev, UET_CNT_DROP_MALFORMED);
 		goto out;
 	}
+	/* Nothing acts on an ACK for PSNs never sent (uet_qp_admit() let
+	 * in what is near): it may only be a forgery.
+	 */
+	psn = ack.cack_psn + ack.ack_psn_offset;
+	if (uet_psn_after(ack.cack_psn + 1, qp->tx.nxt) ||
+	    !uet_psn_before(psn, qp->tx.nxt)) {
+		uet_inc(qp->udev, UET_CNT_DROP_WINDOW);
+		goto out;
+	}
 	uet_inc(qp->udev, UET_CNT_ACK_RX);
-	qp->tx_synced = true;
 	/* srtt learns only from packets that arrived in order: one that
 	 * overtook others triggers an ACK at once and would pull it below
 	 * what the held-back ones take. Every sample tells the loss window
 	 * how slow a delivery can be (uet_pdc_tx_rtt_sample()).
 	 */
-	psn = ack.cack_psn + ack.ack_psn_offset;
 	uet_pdc_tx_rtt_sample(&qp->tx, psn, now, !ack.ack_psn_offset);
 	if (ack.flags & UET_PDS_ACK_F_DUP)
 		uet_pdc_tx_dup_seen(&qp->tx, now);
@@ -1047,6 +1054,10 @@ void uet_req_rcv_ack(struct uet_qp *qp, struct sk_buff *skb)
 	}
 	cca.rtt_ns = uet_req_ack_rtt(qp, psn, ktime_to_ns(skb->tstamp),
 				     service_ns);
+	/* The mark is news only of a packet still tracked. */
+	if (req->ack_ecn &&
+	    !uet_psn_in_window(psn, qp->tx.una, uet_pdc_tx_inflight(&qp->tx)))
+		req->ack_ecn = false;
 	if (req->ack_ecn) {
 		const struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(&qp->tx, psn);
 		u16 ev = ack.ccx_flags & UET_ACKX_F_ENTROPY ? ack.entropy :
@@ -1058,6 +1069,9 @@ void uet_req_rcv_ack(struct uet_qp *qp, struct sk_buff *skb)
 			       ack.cack_psn + ack.sack_psn_offset,
 			       ack.sack_bitmap, uet_req_acked_pkt, qp);
 	uet_req_good_flush(qp);
+	/* The peer acknowledged what we sent: it knows where we start. */
+	if (newly > 0)
+		qp->tx_synced = true;
 	/* Progress: the timeout is back to its base, which an armed timer
 	 * may exceed only when it was backed off.
 	 */
@@ -1131,11 +1145,14 @@ void uet_req_rcv_nack(struct uet_qp *qp, struct sk_buff *skb)
 		break;
 	case UET_NACK_NO_SES_MSG_AVAIL:
 		uet_inc(qp->udev, UET_CNT_RNR_NACK_RX);
+		/* Only for a packet in flight (one sent twice may be RNR
+		 * NACKed twice): a NACK for any other PSN proves nothing.
+		 */
+		if (!uet_pdc_tx_nack(&qp->tx, nack.psn, false))
+			break;
 		/* The peer is alive: RNR waits are counted by rnr_retry only. */
 		req->backoff = 0;
 		uet_req_arm_rto(qp, true);
-		if (!uet_pdc_tx_nack(&qp->tx, nack.psn, false))
-			break;
 		/* rnr_retry 7 means retry for ever (IBA 9.7.5.2.8). */
 		if (qp->rnr_retry != 7 && ++req->rnr_count > qp->rnr_retry) {
 			uet_req_fail_psn(qp, nack.psn, IB_WC_RNR_RETRY_EXC_ERR);
@@ -1291,24 +1308,26 @@ int uet_req_queue_job(struct uet_qp *qp, const struct uet_rjob *job)
 	return 0;
 }
 
-/* The QP is in error: every WQE, taken or still in the ring, is flushed. */
-void uet_req_flush(struct uet_qp *qp)
+/* The QP is in error: every WQE, taken or still in the ring, is flushed,
+ * a ring's worth a pass: the ring's producer is the user's to move, and
+ * a pass must end. True if the ring has more.
+ */
+bool uet_req_flush(struct uet_qp *qp)
 {
 	struct uet_req *req = qp->req;
 
 	hrtimer_try_to_cancel(&qp->rto_timer);
 	uet_pdc_tx_drop_all(&qp->tx, uet_req_release_pkt, qp);
 	req->jobs_head = req->jobs_tail;
-	do {
-		uet_req_fetch(qp);
-		while (req->head != req->tail) {
-			struct uet_swqe *w = uet_swqe(req, req->head);
+	uet_req_fetch(qp);
+	while (req->head != req->tail) {
+		struct uet_swqe *w = uet_swqe(req, req->head);
 
-			uet_req_post_cqe(qp, w, IB_WC_WR_FLUSH_ERR);
-			req->head++;
-		}
-		req->cur = req->head;
-	} while (uet_queue_count(&qp->sq));
+		uet_req_post_cqe(qp, w, IB_WC_WR_FLUSH_ERR);
+		req->head++;
+	}
+	req->cur = req->head;
 	req->rd_atomic = 0;
 	req->rmsg = 0;
+	return uet_queue_count(&qp->sq);
 }

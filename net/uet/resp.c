@@ -21,14 +21,14 @@ int uet_resp_init(struct uet_qp *qp)
 	u32 max_sge, i;
 	u8 *wqes;
 
-	resp = kzalloc(sizeof(*resp), GFP_KERNEL);
+	resp = kzalloc(sizeof(*resp), GFP_KERNEL_ACCOUNT);
 	if (!resp)
 		return -ENOMEM;
 	max_sge = qp->srq ? qp->srq->max_sge : qp->cap.max_recv_sge;
 	resp->rqe_size = ALIGN(sizeof(struct rxe_recv_wqe) +
 			       max_sge * sizeof(struct rxe_sge), 8);
-	resp->rmsg = kcalloc(UET_RMSG_MAX, sizeof(*resp->rmsg), GFP_KERNEL);
-	wqes = kvcalloc(UET_RMSG_MAX, resp->rqe_size, GFP_KERNEL);
+	resp->rmsg = kcalloc(UET_RMSG_MAX, sizeof(*resp->rmsg), GFP_KERNEL_ACCOUNT);
+	wqes = kvcalloc(UET_RMSG_MAX, resp->rqe_size, GFP_KERNEL_ACCOUNT);
 	if (!resp->rmsg || !wqes) {
 		kfree(resp->rmsg);
 		kvfree(wqes);
@@ -435,11 +435,20 @@ static void uet_resp_data(struct uet_qp *qp, struct sk_buff *skb)
 	}
 
 	if (!qp->rx_synced) {
-		/* The first packets carry SYN and where the stream starts. */
+		/* The first packets carry SYN and where the stream starts,
+		 * which is where modify_qp said (rq_psn): a stray or forged
+		 * SYN does not get to choose. Except for the answers to our
+		 * READs and atomics: a peer may answer before it reached RTS,
+		 * from where its PSNs start without an sq_psn.
+		 */
 		u32 start = pds.psn + pds.clear_psn_offset;
+		bool answer = (vh.opcode == UET_OP_READ_RESP ||
+			       vh.opcode == UET_OP_ATOMIC_RESP) &&
+			      qp->req->rd_atomic;
 
 		if (!(pds.flags & UET_PDS_REQ_F_SYN) ||
-		    pds.psn - start >= qp->rx.win) {
+		    pds.psn - start >= qp->rx.win ||
+		    (start != qp->rq_psn && !answer)) {
 			uet_inc(udev, UET_CNT_DROP_WINDOW);
 			return;
 		}
@@ -543,11 +552,14 @@ void uet_resp_ack(struct uet_qp *qp, u64 now)
 	uet_qp_send_ack(qp, now);
 }
 
-/* The QP is in error: receive WQEs complete with a flush status. */
-void uet_resp_flush(struct uet_qp *qp)
+/* The QP is in error: receive WQEs complete with a flush status, a
+ * ring's worth a pass (as uet_req_flush()). True if the ring has more.
+ */
+bool uet_resp_flush(struct uet_qp *qp)
 {
 	struct uet_resp *resp = qp->resp;
 	struct uet_rmsg *m;
+	u32 n;
 
 	hrtimer_try_to_cancel(&qp->ack_timer);
 	resp->ack_pending = 0;
@@ -559,12 +571,13 @@ void uet_resp_flush(struct uet_qp *qp)
 		resp->rmsg_done++;
 	}
 	if (qp->srq)
-		return;
+		return false;
 	m = &resp->rmsg[resp->rmsg_done % UET_RMSG_MAX];
-	while (uet_queue_count(&qp->rq)) {
+	for (n = uet_queue_slots(&qp->rq); n && uet_queue_count(&qp->rq); n--) {
 		memcpy(m->wqe, uet_queue_consumer_addr(&qp->rq),
 		       sizeof(struct rxe_recv_wqe));
 		uet_queue_advance_consumer(&qp->rq);
 		uet_resp_post_cqe(qp, m, IB_WC_WR_FLUSH_ERR);
 	}
+	return uet_queue_count(&qp->rq);
 }

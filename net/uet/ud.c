@@ -471,7 +471,7 @@ int uet_ud_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->scq = to_ucq(init->send_cq);
 	qp->rcq = to_ucq(init->recv_cq);
 	qp->sq_sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
-	uet_engine_init(&qp->eng, uet_ud_pass);
+	uet_engine_init(&qp->eng, uet_ud_pass, NULL);
 	skb_queue_head_init(&qp->rxq);
 
 	/* Inline data and the SGE list share the WQE's tail, as in rxe. */

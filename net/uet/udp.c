@@ -174,6 +174,10 @@ static int uet_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 	if (pskb_trim_rcsum(skb, ulen))
 		goto put;
 	skb_pull_rcsum(skb, sizeof(struct udphdr));
+	/* The route the packet came in by is held without a reference,
+	 * for this softirq only; a QP may keep the packet longer.
+	 */
+	skb_dst_drop(skb);
 
 	uet_rcv(udev, skb, true);
 	uet_dev_put(udev);

@@ -7,6 +7,7 @@
 
 #include <linux/hrtimer.h>
 #include <linux/netdevice.h>
+#include <linux/ratelimit.h>
 #include <linux/skbuff.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
@@ -75,6 +76,8 @@ struct uet_dev {
 	/* Peers of RC QPs (peer.c); readers from softirq use RCU. */
 	struct mutex peers_lock;	/* protects peers (writers) */
 	struct list_head peers;
+	/* Probe answers sent (peer.c); its own lock. */
+	struct ratelimit_state probe_answers;
 
 	/* Set by netlink.c under uet_devs_lock, read with uet_param(). */
 	struct uet_params params;
@@ -102,6 +105,7 @@ struct uet_cq {
 	u8 notify;		/* IB_CQ_SOLICITED / IB_CQ_NEXT_COMP armed, under lock */
 	bool is_user;
 	bool dying;		/* destroy started: no more completions */
+	bool overflow;		/* full when last posted to, under lock */
 };
 
 /* Memory region types. */

@@ -181,7 +181,7 @@ int uet_pds_ack_parse(const void *buf, size_t len, struct uet_pds_ack *ack)
 /* A probe (CONTROL PROBE, 16 bytes) or its answer (ACK with P, 12 bytes);
  * PDC ids 0: the devices answer, not a QP.
  */
-int uet_probe_pack(u16 opaque, bool answer, void *buf, size_t len)
+int uet_probe_pack(u16 opaque, u32 nonce, bool answer, void *buf, size_t len)
 {
 	struct uet_pds_ctl_hdr *hdr = buf;
 	size_t n = answer ? UET_PDS_PLAIN_ACK_LEN : sizeof(*hdr);
@@ -189,13 +189,16 @@ int uet_probe_pack(u16 opaque, bool answer, void *buf, size_t len)
 	if (len < n)
 		return -EMSGSIZE;
 	memset(buf, 0, n);
-	if (answer)
+	if (answer) {
 		put_unaligned_be16(uet_prologue(UET_PDS_ACK, 0,
 						UET_PDS_ACK_F_PROBE),
 				   &hdr->prologue);
-	else
+		put_unaligned_be32(nonce, &hdr->psn);
+	} else {
 		put_unaligned_be16(uet_prologue(UET_PDS_CONTROL, UET_CTL_PROBE,
 						0), &hdr->prologue);
+		put_unaligned_be32(nonce, &hdr->payload);
+	}
 	put_unaligned_be16(opaque, &hdr->probe_opaque);
 	return n;
 }
@@ -227,7 +230,8 @@ int uet_ctl_type(const void *buf, size_t len)
 	return prologue >> UET_PDS_NEXT_SHIFT & UET_PDS_NEXT_MASK;
 }
 
-int uet_probe_parse(const void *buf, size_t len, u16 *opaque, bool *answer)
+int uet_probe_parse(const void *buf, size_t len, u16 *opaque, u32 *nonce,
+		    bool *answer)
 {
 	const struct uet_pds_ctl_hdr *hdr = buf;
 	u16 prologue;
@@ -252,6 +256,7 @@ int uet_probe_parse(const void *buf, size_t len, u16 *opaque, bool *answer)
 		return -EPROTO;
 	}
 	*opaque = get_unaligned_be16(&hdr->probe_opaque);
+	*nonce = get_unaligned_be32(*answer ? &hdr->psn : &hdr->payload);
 	return *answer ? UET_PDS_PLAIN_ACK_LEN : sizeof(*hdr);
 }
 

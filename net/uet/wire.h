@@ -194,15 +194,17 @@ struct uet_pds_ctl_hdr {
  */
 #define UET_CTL_CNP		15
 /* The answer to a probe: a plain ACK (12 bytes) with flag P, echoing
- * probe_opaque in the ack_psn_offset field.
+ * probe_opaque in the ack_psn_offset field, and the probe's payload (the
+ * prober's nonce) in cack_psn.
  */
 #define UET_PDS_ACK_F_PROBE	0x08
 #define UET_PDS_PLAIN_ACK_LEN	12
 
-int uet_probe_pack(u16 opaque, bool answer, void *buf, size_t len);
+int uet_probe_pack(u16 opaque, u32 nonce, bool answer, void *buf, size_t len);
 int uet_cnp_pack(u16 spdcid, u16 dpdcid, void *buf, size_t len);
 int uet_ctl_type(const void *buf, size_t len);
-int uet_probe_parse(const void *buf, size_t len, u16 *opaque, bool *answer);
+int uet_probe_parse(const void *buf, size_t len, u16 *opaque, u32 *nonce,
+		    bool *answer);
 
 int uet_pds_ack_pack(const struct uet_pds_ack *ack, void *buf, size_t len);
 int uet_pds_ack_parse(const void *buf, size_t len, struct uet_pds_ack *ack);

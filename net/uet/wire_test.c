@@ -164,7 +164,9 @@ static void uet_pds_ack_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, uet_pds_ack_parse(buf, sizeof(buf), &out), -EPROTO);
 }
 
-/* ACK_CCX reflects the entropy value; a probe and its answer. */
+/* ACK_CCX reflects the entropy value; a probe and its answer, which
+ * echoes the probe's value and nonce.
+ */
 static void uet_pds_ackx_probe_test(struct kunit *test)
 {
 	const struct uet_pds_ack in = {
@@ -177,6 +179,7 @@ static void uet_pds_ackx_probe_test(struct kunit *test)
 	struct uet_pds_ack out;
 	bool answer;
 	u16 opaque;
+	u32 nonce;
 
 	KUNIT_ASSERT_EQ(test, uet_pds_ack_pack(&in, buf, sizeof(buf)), 40);
 	KUNIT_EXPECT_EQ(test, uet_pds_ack_pack(&in, buf, 39), -EMSGSIZE);
@@ -191,25 +194,27 @@ static void uet_pds_ackx_probe_test(struct kunit *test)
 	/* An ACK_CCX cut to ACK_CC size is malformed. */
 	KUNIT_EXPECT_EQ(test, uet_pds_ack_parse(buf, 32, &out), -EBADMSG);
 
-	KUNIT_ASSERT_EQ(test, uet_probe_pack(0xc0de, false, buf, sizeof(buf)), 16);
+	KUNIT_ASSERT_EQ(test, uet_probe_pack(0xc0de, 0x5eed1e55, false, buf, sizeof(buf)), 16);
 	KUNIT_EXPECT_EQ(test, uet_pds_type(buf, 2), UET_PDS_CONTROL);
-	KUNIT_ASSERT_EQ(test, uet_probe_parse(buf, 16, &opaque, &answer), 16);
+	KUNIT_ASSERT_EQ(test, uet_probe_parse(buf, 16, &opaque, &nonce, &answer), 16);
 	KUNIT_EXPECT_FALSE(test, answer);
 	KUNIT_EXPECT_EQ(test, opaque, 0xc0de);
-	KUNIT_EXPECT_EQ(test, uet_probe_parse(buf, 15, &opaque, &answer),
+	KUNIT_EXPECT_EQ(test, nonce, 0x5eed1e55U);
+	KUNIT_EXPECT_EQ(test, uet_probe_parse(buf, 15, &opaque, &nonce, &answer),
 			-EPROTO);
-	KUNIT_ASSERT_EQ(test, uet_probe_pack(0xc0de, true, buf, sizeof(buf)), 12);
+	KUNIT_ASSERT_EQ(test, uet_probe_pack(0xc0de, 0x5eed1e55, true, buf, sizeof(buf)), 12);
 	KUNIT_EXPECT_EQ(test, uet_pds_type(buf, 2), UET_PDS_ACK);
-	KUNIT_ASSERT_EQ(test, uet_probe_parse(buf, 12, &opaque, &answer), 12);
+	KUNIT_ASSERT_EQ(test, uet_probe_parse(buf, 12, &opaque, &nonce, &answer), 12);
 	KUNIT_EXPECT_TRUE(test, answer);
 	KUNIT_EXPECT_EQ(test, opaque, 0xc0de);
-	KUNIT_EXPECT_EQ(test, uet_probe_parse(buf, 11, &opaque, &answer),
+	KUNIT_EXPECT_EQ(test, nonce, 0x5eed1e55U);
+	KUNIT_EXPECT_EQ(test, uet_probe_parse(buf, 11, &opaque, &nonce, &answer),
 			-EBADMSG);
 	/* A plain ACK without P is not an answer. */
 	buf[1] = 0;
-	KUNIT_EXPECT_EQ(test, uet_probe_parse(buf, 12, &opaque, &answer),
+	KUNIT_EXPECT_EQ(test, uet_probe_parse(buf, 12, &opaque, &nonce, &answer),
 			-EPROTO);
-	KUNIT_EXPECT_EQ(test, uet_probe_pack(1, false, buf, 15), -EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, uet_probe_pack(1, 0, false, buf, 15), -EMSGSIZE);
 }
 
 static void uet_pds_nack_test(struct kunit *test)

@@ -1,0 +1,649 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * verbs_forge: what a process on the peer's host can do to a live RC QP
+ * by sending UDP to the uet port with the peer's address, and what it must
+ * not. One process opens two RDMA devices, connects RC QPs between them
+ * by their GIDs (IPv4), and forges packets from sockets it opens in each
+ * device's network namespace.
+ *
+ *   verbs_forge DEV_A GID_INDEX_A NETNS_A ALT_A DEV_B GID_INDEX_B NETNS_B ALT_B [SEED]
+ *
+ * NETNS_x is the path of the namespace holding DEV_x's address (as
+ * /run/netns/NAME); ALT_x a second IPv4 address on that host. Each case
+ * runs on a fresh QP pair, A the requester: the forgery must be counted
+ * as dropped (hw_counters) and change nothing, and a real SEND then lands
+ * byte for byte. The last case floods B with junk from A's address while
+ * A writes and sends, every byte checked. Prints one line per check;
+ * exits 0 when all passed, 1 otherwise.
+ */
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <infiniband/verbs.h>
+
+#include "verbs_util.h"
+
+#define die vu_die
+
+#define UET_PORT	4793
+#define MSG_LEN		4096
+#define BUF_LEN		(64 * 1024)
+#define PSN_A		0x1000
+#define PSN_B		0x2000
+#define CQE_TIMEOUT	30
+#define FLOOD_ROUNDS	32
+#define FLOOD_PKTS	256
+
+/* Wire constants (Documentation/uet/wire-format.rst). */
+#define PDS_RUD_REQ	2
+#define PDS_ACK_CC	8
+#define PDS_NACK	10
+#define PDS_TYPE_SHIFT	11
+#define NEXT_VERBS	(0xf << 7)
+#define F_SYN		0x04
+#define OP_SEND		1
+#define OP_WRITE	4
+#define NACK_RNR	0x09
+#define PDS_ACK		7
+#define PDS_CONTROL	11
+#define ACK_F_PROBE	0x08
+#define CTL_PROBE	6
+#define CTL_LEN		16
+#define PLAIN_ACK_LEN	12
+#define PROBE_FLOOD	6000
+#define ANSWERS_MAX	512	/* per 100 ms (net/uet/peer.h) */
+#define REQ_HDR_LEN	48
+#define ACK_LEN		32
+#define NACK_LEN	16
+
+struct side {
+	const char *name;
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_mr *mr;
+	uint8_t *buf;
+	union ibv_gid gid;
+	int gid_index;
+	struct ibv_qp *qp;
+	struct in_addr addr, alt;
+	int sock;	/* UDP, in this side's namespace, bound to addr */
+	int sock_alt;	/* ... bound to alt */
+};
+
+static int failures;
+
+static void check(bool ok, const char *what)
+{
+	printf("%s: %s\n", ok ? "ok" : "FAIL", what);
+	if (!ok)
+		failures++;
+}
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = v >> 8;
+	p[1] = v;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	put16(p, v >> 16);
+	put16(p + 2, v);
+}
+
+/* A UDP socket in the namespace at ns_path, bound to addr. */
+static int ns_socket(const char *ns_path, struct in_addr addr)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_addr = addr };
+	int self = open("/proc/self/ns/net", O_RDONLY);
+	int ns = open(ns_path, O_RDONLY);
+	int s;
+
+	if (self < 0 || ns < 0 || setns(ns, CLONE_NEWNET))
+		die("cannot enter the namespace");
+	s = socket(AF_INET, SOCK_DGRAM, 0);
+	if (s < 0 || bind(s, (struct sockaddr *)&sin, sizeof(sin)))
+		die("cannot bind a UDP socket to the address");
+	if (setns(self, CLONE_NEWNET))
+		die("cannot return to our namespace");
+	close(ns);
+	close(self);
+	return s;
+}
+
+static void side_init(struct side *s, const char *dev, int gid_index,
+		      const char *ns_path, const char *alt)
+{
+	s->name = dev;
+	s->gid_index = gid_index;
+	s->ctx = vu_open(dev);
+	if (ibv_query_gid(s->ctx, 1, gid_index, &s->gid))
+		die("ibv_query_gid");
+	memcpy(&s->addr, &s->gid.raw[12], 4);
+	if (inet_pton(AF_INET, alt, &s->alt) != 1)
+		die("ALT is not an IPv4 address");
+	s->pd = ibv_alloc_pd(s->ctx);
+	s->cq = ibv_create_cq(s->ctx, 64, NULL, NULL, 0);
+	s->buf = aligned_alloc(4096, BUF_LEN);
+	if (!s->pd || !s->cq || !s->buf)
+		die("ibv_alloc_pd, ibv_create_cq or aligned_alloc");
+	s->mr = ibv_reg_mr(s->pd, s->buf, BUF_LEN, IBV_ACCESS_LOCAL_WRITE |
+			   IBV_ACCESS_REMOTE_WRITE);
+	if (!s->mr)
+		die("ibv_reg_mr");
+	s->sock = ns_socket(ns_path, s->addr);
+	s->sock_alt = ns_socket(ns_path, s->alt);
+}
+
+static void qp_connect(struct side *s, const struct side *peer, uint32_t psn,
+		       uint32_t peer_psn, uint8_t retry_cnt)
+{
+	struct ibv_qp_attr attr = {
+		.qp_state = IBV_QPS_INIT,
+		.port_num = 1,
+		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE,
+	};
+
+	if (ibv_modify_qp(s->qp, &attr, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
+		die("INIT");
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = IBV_QPS_RTR;
+	attr.path_mtu = IBV_MTU_1024;
+	attr.dest_qp_num = peer->qp->qp_num;
+	attr.rq_psn = peer_psn;
+	attr.max_dest_rd_atomic = 1;
+	attr.min_rnr_timer = 12;
+	attr.ah_attr.is_global = 1;
+	attr.ah_attr.grh.dgid = peer->gid;
+	attr.ah_attr.grh.sgid_index = s->gid_index;
+	attr.ah_attr.grh.hop_limit = 64;
+	attr.ah_attr.port_num = 1;
+	if (ibv_modify_qp(s->qp, &attr, IBV_QP_STATE | IBV_QP_AV |
+			  IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
+		die("RTR");
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = IBV_QPS_RTS;
+	attr.timeout = 14;
+	attr.retry_cnt = retry_cnt;
+	attr.rnr_retry = 7;
+	attr.sq_psn = psn;
+	attr.max_rd_atomic = 1;
+	if (ibv_modify_qp(s->qp, &attr, IBV_QP_STATE | IBV_QP_TIMEOUT |
+			  IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
+			  IBV_QP_MAX_QP_RD_ATOMIC))
+		die("RTS");
+}
+
+static void drain(struct side *s)
+{
+	struct ibv_wc wc;
+
+	while (ibv_poll_cq(s->cq, 1, &wc) > 0)
+		;
+}
+
+/* A fresh QP pair; A gives up after retry_cnt retransmissions. */
+static void pair_new(struct side *a, struct side *b, uint8_t retry_cnt)
+{
+	if (a->qp && (ibv_destroy_qp(a->qp) || ibv_destroy_qp(b->qp)))
+		die("ibv_destroy_qp");
+	drain(a);
+	drain(b);
+	a->qp = vu_rc_qp(a->pd, a->cq, 64);
+	b->qp = vu_rc_qp(b->pd, b->cq, 64);
+	if (!a->qp || !b->qp)
+		die("ibv_create_qp");
+	qp_connect(a, b, PSN_A, PSN_B, retry_cnt);
+	qp_connect(b, a, PSN_B, PSN_A, 7);
+}
+
+static long hw_counter(const struct side *s, const char *name)
+{
+	char path[256];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path),
+		 "/sys/class/infiniband/%s/ports/1/hw_counters/%s", s->name, name);
+	f = fopen(path, "r");
+	if (!f || fscanf(f, "%ld", &v) != 1)
+		die("cannot read a hw counter");
+	fclose(f);
+	return v;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Wait up to 5 s for s's counter name to reach at least want. */
+static bool counter_reaches(const struct side *s, const char *name, long want)
+{
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		if (hw_counter(s, name) >= want)
+			return true;
+		sleep_ms(10);
+	}
+	printf("  %s %s: %ld, expected %ld\n", s->name, name,
+	       hw_counter(s, name), want);
+	return false;
+}
+
+static void forge(int sock, struct in_addr to, const void *pkt, size_t len)
+{
+	struct sockaddr_in sin = {
+		.sin_family = AF_INET,
+		.sin_port = htons(UET_PORT),
+		.sin_addr = to,
+	};
+
+	if (sendto(sock, pkt, len, 0, (struct sockaddr *)&sin, sizeof(sin)) < 0)
+		die("sendto");
+}
+
+/* A RUD request with a verbs header: the whole message in one packet. */
+static size_t pack_req(uint8_t *p, uint8_t flags, uint32_t psn, uint16_t spdcid,
+		       uint16_t dpdcid, uint8_t op, uint32_t msn, uint32_t len)
+{
+	memset(p, 0, REQ_HDR_LEN);
+	put16(p, PDS_RUD_REQ << PDS_TYPE_SHIFT | NEXT_VERBS | flags);
+	put32(p + 4, psn);
+	put16(p + 8, spdcid);
+	put16(p + 10, dpdcid);
+	p[13] = op;
+	put32(p + 16, msn);
+	put32(p + 20, len);
+	put32(p + 44, len);
+	memset(p + REQ_HDR_LEN, 0xee, len);
+	return REQ_HDR_LEN + len;
+}
+
+static size_t pack_ack(uint8_t *p, uint32_t cack, uint16_t spdcid,
+		       uint16_t dpdcid)
+{
+	memset(p, 0, ACK_LEN);
+	put16(p, PDS_ACK_CC << PDS_TYPE_SHIFT);
+	put32(p + 4, cack);
+	put16(p + 8, spdcid);
+	put16(p + 10, dpdcid);
+	return ACK_LEN;
+}
+
+static size_t pack_rnr_nack(uint8_t *p, uint32_t psn, uint16_t spdcid,
+			    uint16_t dpdcid)
+{
+	memset(p, 0, NACK_LEN);
+	put16(p, PDS_NACK << PDS_TYPE_SHIFT);
+	p[2] = NACK_RNR;
+	put32(p + 4, psn);
+	put16(p + 8, spdcid);
+	put16(p + 10, dpdcid);
+	put32(p + 12, 20);	/* 10.24 ms RNR wait (IBA table 45) */
+	return NACK_LEN;
+}
+
+static bool post_recv(struct side *b, uint32_t off, uint32_t len)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)b->buf + off,
+		.length = len,
+		.lkey = b->mr->lkey,
+	};
+	struct ibv_recv_wr wr = { .wr_id = 2, .sg_list = &sge, .num_sge = 1 };
+	struct ibv_recv_wr *bad;
+
+	return !ibv_post_recv(b->qp, &wr, &bad);
+}
+
+static bool post_send(struct side *a, enum ibv_wr_opcode op, uint32_t off,
+		      uint32_t len, uint64_t raddr, uint32_t rkey)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)a->buf + off,
+		.length = len,
+		.lkey = a->mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = 1,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = op,
+		.wr.rdma = { .remote_addr = raddr, .rkey = rkey },
+	}, *bad;
+
+	return !ibv_post_send(a->qp, &wr, &bad);
+}
+
+/* The status of s's next completion, or -1 after CQE_TIMEOUT. */
+static int next_cqe(struct side *s)
+{
+	time_t end = time(NULL) + CQE_TIMEOUT;
+	struct ibv_wc wc;
+	int n;
+
+	while (time(NULL) < end) {
+		n = ibv_poll_cq(s->cq, 1, &wc);
+		if (n < 0)
+			return -1;
+		if (n)
+			return wc.status;
+	}
+	printf("  %s: no completion in %d s\n", s->name, CQE_TIMEOUT);
+	return -1;
+}
+
+static void fill(uint8_t *p, size_t len, unsigned int seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		p[i] = (uint8_t)(seed * 131 + i * 7 + 1);
+}
+
+/* A real SEND of MSG_LEN bytes from A lands in B's receive buffer (posted
+ * before) byte for byte.
+ */
+static bool send_lands(struct side *a, struct side *b, unsigned int seed)
+{
+	int sa, sb;
+
+	fill(a->buf, MSG_LEN, seed);
+	memset(b->buf, 0, MSG_LEN);
+	if (!post_send(a, IBV_WR_SEND, 0, MSG_LEN, 0, 0))
+		return false;
+	sa = next_cqe(a);
+	sb = next_cqe(b);
+	if (sa || sb) {
+		printf("  SEND: %s at A, %s at B\n",
+		       sa < 0 ? "none" : ibv_wc_status_str(sa),
+		       sb < 0 ? "none" : ibv_wc_status_str(sb));
+		return false;
+	}
+	if (memcmp(a->buf, b->buf, MSG_LEN)) {
+		printf("  SEND: B received other bytes than A sent\n");
+		return false;
+	}
+	return true;
+}
+
+/* One forged SEND from sock to B's address to, with B's receive posted,
+ * naming as its source A's QPN + qpn_delta: it is counted as ctr, and a
+ * real SEND from A then lands.
+ */
+static void forged_send(struct side *a, struct side *b, const char *what,
+			int sock, struct in_addr to, uint16_t qpn_delta,
+			uint32_t psn, const char *ctr)
+{
+	uint8_t pkt[REQ_HDR_LEN + 64];
+	long was;
+	size_t n;
+
+	pair_new(a, b, 7);
+	if (!post_recv(b, 0, MSG_LEN))
+		die("ibv_post_recv");
+	was = hw_counter(b, ctr);
+	n = pack_req(pkt, F_SYN, psn, a->qp->qp_num + qpn_delta, b->qp->qp_num,
+		     OP_SEND, 0, 64);
+	forge(sock, to, pkt, n);
+	printf("%s\n", what);
+	check(counter_reaches(b, ctr, was + 1), "  B counted it");
+	check(send_lands(a, b, psn), "  a real SEND then lands intact");
+}
+
+/* A forged ACK to A from B's address for PSNs A never sent is dropped,
+ * and A's SEND still completes (which needs the real ACK).
+ */
+static void forged_ack(struct side *a, struct side *b, uint32_t ahead)
+{
+	uint8_t pkt[ACK_LEN];
+	char what[128];
+	long was;
+
+	pair_new(a, b, 7);
+	if (!post_recv(b, 0, MSG_LEN))
+		die("ibv_post_recv");
+	was = hw_counter(a, "drop_out_of_window");
+	forge(b->sock, a->addr, pkt,
+	      pack_ack(pkt, PSN_A + ahead, b->qp->qp_num, a->qp->qp_num));
+	snprintf(what, sizeof(what),
+		 "an ACK from B's address acknowledging %u PSNs A never sent", ahead);
+	printf("%s\n", what);
+	check(counter_reaches(a, "drop_out_of_window", was + 1),
+	      "  A counted it out of window");
+	check(send_lands(a, b, ahead), "  a real SEND then lands intact");
+}
+
+/* RNR NACKs for a PSN A never sent, every 10 ms, must not keep a SEND to
+ * a peer that went silent (its QP in ERR drops everything) alive: A's
+ * retries run out as without them.
+ */
+static void forged_rnr(struct side *a, struct side *b)
+{
+	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_ERR };
+	uint8_t pkt[NACK_LEN];
+	time_t end;
+	int status = -1;
+	struct ibv_wc wc;
+	long was;
+	size_t n;
+
+	pair_new(a, b, 1);
+	if (ibv_modify_qp(b->qp, &attr, IBV_QP_STATE))
+		die("B to ERR");
+	was = hw_counter(a, "rnr_nacks_received");
+	n = pack_rnr_nack(pkt, PSN_A + 5, b->qp->qp_num, a->qp->qp_num);
+	fill(a->buf, MSG_LEN, 7);
+	if (!post_send(a, IBV_WR_SEND, 0, 64, 0, 0))
+		die("ibv_post_send");
+	printf("RNR NACKs from B's address for a PSN A never sent, every 10 ms, to a SEND B never answers\n");
+	end = time(NULL) + 10;
+	while (time(NULL) < end) {
+		forge(b->sock, a->addr, pkt, n);
+		if (ibv_poll_cq(a->cq, 1, &wc) > 0) {
+			status = wc.status;
+			break;
+		}
+		sleep_ms(10);
+	}
+	check(hw_counter(a, "rnr_nacks_received") > was, "  A received them");
+	printf("  A's SEND: %s\n",
+	       status < 0 ? "no completion in 10 s" : ibv_wc_status_str(status));
+	check(status == IBV_WC_RETRY_EXC_ERR,
+	      "  its retries ran out (transport retry counter exceeded)");
+}
+
+static size_t pack_probe(uint8_t *p, uint16_t ev, bool answer, uint32_t nonce)
+{
+	memset(p, 0, CTL_LEN);
+	if (answer) {
+		put16(p, PDS_ACK << PDS_TYPE_SHIFT | ACK_F_PROBE);
+		put16(p + 2, ev);
+		put32(p + 4, nonce);
+		return PLAIN_ACK_LEN;
+	}
+	put16(p, PDS_CONTROL << PDS_TYPE_SHIFT | CTL_PROBE << 7);
+	put16(p + 2, ev);
+	put32(p + 12, nonce);
+	return CTL_LEN;
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Probes are answered for the hosts B's QPs talk to only, at a bounded
+ * rate; an answer that does not echo the prober's nonce is dropped.
+ */
+static void forged_probes(struct side *a, struct side *b)
+{
+	long ans, noqp, got;
+	uint8_t pkt[CTL_LEN];
+	double t0, ms;
+	int i;
+
+	pair_new(a, b, 7);
+	printf("a probe from A's address, a peer of B\n");
+	ans = hw_counter(b, "probes_answered");
+	forge(a->sock, b->addr, pkt, pack_probe(pkt, 40000, false, 1));
+	check(counter_reaches(b, "probes_answered", ans + 1), "  B answered it");
+
+	printf("a probe from another address of A's host, which no QP of B talks to\n");
+	ans = hw_counter(b, "probes_answered");
+	noqp = hw_counter(b, "drop_no_qp");
+	forge(a->sock_alt, b->addr, pkt, pack_probe(pkt, 40001, false, 1));
+	check(counter_reaches(b, "drop_no_qp", noqp + 1), "  B dropped it");
+	check(hw_counter(b, "probes_answered") == ans, "  and did not answer it");
+
+	printf("a probe answer from B's address that does not echo A's nonce\n");
+	noqp = hw_counter(a, "drop_no_qp");
+	forge(b->sock, a->addr, pkt, pack_probe(pkt, 40002, true, 0));
+	check(counter_reaches(a, "drop_no_qp", noqp + 1), "  A dropped it");
+
+	ans = hw_counter(b, "probes_answered");
+	t0 = now_ms();
+	for (i = 0; i < PROBE_FLOOD; i++)
+		forge(a->sock, b->addr, pkt, pack_probe(pkt, 40000 + i % 1000,
+							false, 1));
+	/* Whatever B has not processed yet is not counted: the bound holds
+	 * for what was answered by now, since the first probe, in as many
+	 * 100 ms periods as began since the one in force at that time.
+	 */
+	got = hw_counter(b, "probes_answered") - ans;
+	ms = now_ms() - t0;
+	printf("%d probes from A's address in %.0f ms: B answered %ld by then\n",
+	       PROBE_FLOOD, ms, got);
+	check(got <= ANSWERS_MAX * ((long)ms / 100 + 2),
+	      "  at most 512 answers per 100 ms");
+}
+
+/* Junk of one of several kinds, from A's address to B's QP. */
+static size_t junk(uint8_t *p, const struct side *a, const struct side *b,
+		   unsigned int *kinds)
+{
+	uint16_t sq = a->qp->qp_num, dq = b->qp->qp_num;
+	size_t n, i;
+	int kind = rand() % 5;
+
+	kinds[kind]++;
+	switch (kind) {
+	case 0:	/* random bytes, random length */
+		n = rand() % 200;
+		for (i = 0; i < n; i++)
+			p[i] = rand();
+		return n;
+	case 1:	/* a request half a PSN space away */
+		return pack_req(p, 0, PSN_A + 0x80000000u + rand() % 1000, sq,
+				dq, OP_WRITE, rand(), 64);
+	case 2:	/* a request truncated inside its verbs header */
+		pack_req(p, 0, PSN_A + rand() % 64, sq, dq, OP_SEND, 0, 64);
+		return 12 + rand() % 36;
+	case 3:	/* an ACK for PSNs B never sent */
+		return pack_ack(p, PSN_B + 100000 + rand() % 100000, sq, dq);
+	default: /* a request from another source QPN */
+		return pack_req(p, F_SYN, PSN_A + rand() % 64, sq + 100, dq,
+				OP_SEND, 0, 64);
+	}
+}
+
+/* Junk from A's address while A WRITEs and SENDs to B, every byte checked. */
+static void flood(struct side *a, struct side *b, unsigned int seed)
+{
+	unsigned int kinds[5] = { 0 }, r, i, ok = 0;
+	long mal = hw_counter(b, "drop_malformed"), win = hw_counter(b, "drop_out_of_window");
+	long noqp = hw_counter(b, "drop_no_qp");
+	uint8_t pkt[512];
+	int sa, sb;
+
+	pair_new(a, b, 7);
+	srand(seed);
+	printf("%u rounds of %u junk packets from A's address to B's QP, each followed by a 16 KiB WRITE and a SEND (seed %u)\n",
+	       FLOOD_ROUNDS, FLOOD_PKTS, seed);
+	for (r = 0; r < FLOOD_ROUNDS; r++) {
+		for (i = 0; i < FLOOD_PKTS; i++)
+			forge(a->sock, b->addr, pkt, junk(pkt, a, b, kinds));
+		fill(a->buf + MSG_LEN, 16384, r);
+		fill(a->buf, MSG_LEN, r + 1000);
+		memset(b->buf, 0, MSG_LEN + 16384);
+		if (!post_recv(b, 0, MSG_LEN) ||
+		    !post_send(a, IBV_WR_RDMA_WRITE, MSG_LEN, 16384,
+			       (uintptr_t)b->buf + MSG_LEN, b->mr->rkey) ||
+		    !post_send(a, IBV_WR_SEND, 0, MSG_LEN, 0, 0))
+			break;
+		sa = next_cqe(a);
+		sa = sa ?: next_cqe(a);
+		sb = next_cqe(b);
+		if (sa || sb) {
+			printf("  round %u: %s at A, %s at B\n", r,
+			       sa < 0 ? "none" : ibv_wc_status_str(sa),
+			       sb < 0 ? "none" : ibv_wc_status_str(sb));
+			break;
+		}
+		if (memcmp(a->buf, b->buf, MSG_LEN + 16384)) {
+			printf("  round %u: B holds other bytes than A sent\n", r);
+			break;
+		}
+		ok++;
+	}
+	printf("  junk sent: %u random, %u far PSN, %u truncated, %u forged ACK, %u other source QPN\n",
+	       kinds[0], kinds[1], kinds[2], kinds[3], kinds[4]);
+	printf("  B dropped: %ld malformed, %ld out of window, %ld not from the peer\n",
+	       hw_counter(b, "drop_malformed") - mal,
+	       hw_counter(b, "drop_out_of_window") - win,
+	       hw_counter(b, "drop_no_qp") - noqp);
+	check(ok == FLOOD_ROUNDS, "  every round's WRITE and SEND landed intact");
+	check(hw_counter(b, "drop_out_of_window") - win >= kinds[1] + kinds[3],
+	      "  every far PSN was dropped out of window");
+	check(hw_counter(b, "drop_no_qp") - noqp >= kinds[4],
+	      "  every other source QPN was dropped");
+}
+
+int main(int argc, char **argv)
+{
+	struct side a = { 0 }, b = { 0 };
+	unsigned int seed;
+
+	if (argc != 9 && argc != 10) {
+		fprintf(stderr, "usage: %s DEV_A GID_INDEX_A NETNS_A ALT_A DEV_B GID_INDEX_B NETNS_B ALT_B [SEED]\n",
+			argv[0]);
+		return 2;
+	}
+	seed = argc == 10 ? strtoul(argv[9], NULL, 0) : (unsigned int)time(NULL);
+	side_init(&a, argv[1], atoi(argv[2]), argv[3], argv[4]);
+	side_init(&b, argv[5], atoi(argv[6]), argv[7], argv[8]);
+
+	forged_send(&a, &b, "a SYN from A's address starting elsewhere than B's rq_psn",
+		    a.sock, b.addr, 0, PSN_A + 1000, "drop_out_of_window");
+	forged_send(&a, &b, "a SEND from A's address naming another source QPN",
+		    a.sock, b.addr, 100, PSN_A, "drop_no_qp");
+	forged_send(&a, &b, "a SEND from another address of A's host",
+		    a.sock_alt, b.addr, 0, PSN_A, "drop_no_qp");
+	forged_send(&a, &b, "a SEND to another address of B's host",
+		    a.sock, b.alt, 0, PSN_A, "drop_no_qp");
+	forged_ack(&a, &b, 10);
+	forged_ack(&a, &b, 1000000);
+	forged_rnr(&a, &b);
+	forged_probes(&a, &b);
+	flood(&a, &b, seed);
+	return failures ? 1 : 0;
+}
