@@ -3,6 +3,7 @@
 # make          build rdma_uet.ko and sch_uet.ko against the stock kernel, and the tools
 # make check    every test: KUnit and selftests on the debug kernel, selftests on stock
 # make demo     a VM, two namespaces, a uet device in each
+# make soak     the long tests (selftests/long_*.sh) on both kernels; SOAK_SECS=600
 # make deps     install build and test dependencies (apt), unpack the stock kernel
 #
 # KDIR=<tree> builds the modules against another kernel tree.
@@ -42,4 +43,8 @@ check: all
 demo: all
 	tools/testing/demo.sh
 
-.PHONY: all modules tools clean deps check demo
+SOAK_SECS ?= 600
+soak: all
+	UET_SOAK_SECS=$(SOAK_SECS) tools/testing/soak.sh
+
+.PHONY: all modules tools clean deps check demo soak

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Run selftests (all *.sh here but lib*.sh and run.sh, or those named) and
+# Run selftests (all *.sh here but lib*.sh, run.sh and the long ones,
+# long_*.sh, or those named) and
 # print TAP. A test also fails if the kernel logged a splat while it ran
 # (BUG, WARNING, KASAN, lockdep, ODEBUG, a hung task, ...). With -k, a
 # kmemleak scan after the last test counts as one more test. Ends with
@@ -24,7 +25,7 @@ if [ $# -gt 0 ]; then
 else
 	tests=()
 	for t in "$dir"/*.sh; do
-		case ${t##*/} in lib*.sh | run.sh) ;; *) tests+=("${t##*/}") ;; esac
+		case ${t##*/} in lib*.sh | run.sh | long_*.sh) ;; *) tests+=("${t##*/}") ;; esac
 	done
 fi
 

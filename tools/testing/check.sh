@@ -8,7 +8,6 @@
 set -uo pipefail
 
 top=$(readlink -f "$(dirname "$0")/../..")
-cache=${UET_CACHE:-$HOME/.cache/uet}
 vm=$top/tools/testing/vm
 cd "$top" || exit 1
 
@@ -50,31 +49,26 @@ add_summary stock "$scratch/stock.sum"
 t1=$(date +%s)
 
 echo "== debug kernel"
-if dbg=$("$vm/debug-kernel.sh"); then
-	# Our modules for the debug kernel are built in a copy of the tree, so
-	# the stock build in the tree stays as it is.
-	build=$cache/build/debug
-	mkdir -p "$build"
-	rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
-		--exclude='*.mod*' --exclude=modules.order --exclude=Module.symvers \
-		Kbuild net include "$build/"
-	if make -s -C "$dbg/build" M="$build" W=1 CONFIG_RDMA_UET=m CONFIG_NET_SCH_UET=m \
-		-j"$(nproc)" modules; then
-		t2=$(date +%s)
-		echo "== KUnit and selftests on the debug kernel"
-		# shellcheck disable=SC2086 # one word per suite
-		"$vm/run" -k debug -m 3072 -t 2400 -s "$scratch" -- \
-			env UET_KO_DIR="$build" selftests/run.sh -k -o /mnt/debug.sum \
-			$debug_tests
-		add_summary debug "$scratch/debug.sum"
-	else
-		echo "check: building the modules against the debug kernel failed"
-		failed=$((failed + 1)) failed_names+=" debug:modules"
-	fi
-else
+build=$("$vm/debug-modules.sh")
+case $? in
+0)
+	t2=$(date +%s)
+	echo "== KUnit and selftests on the debug kernel"
+	# shellcheck disable=SC2086 # one word per suite
+	"$vm/run" -k debug -m 3072 -t 2400 -s "$scratch" -- \
+		env UET_KO_DIR="$build" selftests/run.sh -k -o /mnt/debug.sum \
+		$debug_tests
+	add_summary debug "$scratch/debug.sum"
+	;;
+1)
 	echo "check: the debug kernel did not build"
 	failed=$((failed + 1)) failed_names+=" debug:kernel"
-fi
+	;;
+*)
+	echo "check: building the modules against the debug kernel failed"
+	failed=$((failed + 1)) failed_names+=" debug:modules"
+	;;
+esac
 t3=$(date +%s)
 echo "== times: stock run $((t1 - t0)) s, debug kernel + modules $((${t2:-$t3} - t1)) s, debug run $((t3 - ${t2:-$t3})) s"
 [ -z "$failed_names" ] || echo "== failed:$failed_names"

@@ -125,37 +125,15 @@ static void av_fill(struct ibv_ah_attr *ah, const struct side *s,
 static int qp_connect(struct side *s, const struct side *peer,
 		      uint32_t peer_qpn)
 {
-	struct ibv_qp_attr attr = {
-		.qp_state = IBV_QPS_INIT,
-		.port_num = 1,
-		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ,
-	};
+	struct vu_conn c = vu_conn(peer_qpn, &peer->gid, s->gid_index,
+				   IBV_ACCESS_REMOTE_WRITE |
+				   IBV_ACCESS_REMOTE_READ);
 
-	if (ibv_modify_qp(s->qp, &attr, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
-		return -1;
-	memset(&attr, 0, sizeof(attr));
-	attr.qp_state = IBV_QPS_RTR;
-	attr.path_mtu = IBV_MTU_1024;
-	attr.dest_qp_num = peer_qpn;
-	attr.rq_psn = 0;
-	attr.max_dest_rd_atomic = 1;
-	attr.min_rnr_timer = 1;
-	av_fill(&attr.ah_attr, s, peer, 0);
-	if (ibv_modify_qp(s->qp, &attr, IBV_QP_STATE | IBV_QP_AV |
-			  IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
-		return -1;
-	memset(&attr, 0, sizeof(attr));
-	attr.qp_state = IBV_QPS_RTS;
-	attr.timeout = 10;
-	attr.retry_cnt = 2;
-	attr.rnr_retry = 2;
-	attr.sq_psn = 0;
-	attr.max_rd_atomic = 1;
-	return ibv_modify_qp(s->qp, &attr, IBV_QP_STATE | IBV_QP_TIMEOUT |
-			     IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-			     IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
+	c.timeout = 10;
+	c.retry_cnt = 2;
+	c.rnr_retry = 2;
+	c.min_rnr_timer = 1;
+	return vu_rc_connect(s->qp, &c);
 }
 
 /* A SEND, or an RDMA WRITE to the same offset of the peer's region. */
@@ -201,14 +179,6 @@ static int post_recv(struct side *s, uint64_t id, size_t off, uint32_t len)
 	return ibv_post_recv(s->qp, &wr, &bad);
 }
 
-static void drain(struct side *s)
-{
-	struct ibv_wc wc[16];
-
-	while (ibv_poll_cq(s->cq, 16, wc) > 0)
-		;
-}
-
 /* B writes to A's region without pause, and reconnects to A's QP of the
  * moment whenever its own failed or A's changed.
  */
@@ -228,10 +198,10 @@ static void *flood(void *arg)
 			broken = true;
 		if (broken && a_qpn) {
 			target = a_qpn;
-			drain(&b);
+			vu_drain(b.cq);
 			inflight = 0;
 			to_state(b.qp, IBV_QPS_RESET);
-			drain(&b);
+			vu_drain(b.cq);
 			broken = qp_connect(&b, &a, target) != 0;
 			reconnects++;
 		}
@@ -287,7 +257,7 @@ static unsigned long mode_reset(double end)
 		a_post_some();
 		if (to_state(a.qp, IBV_QPS_RESET))
 			die("RTS -> RESET");
-		drain(&a);
+		vu_drain(a.cq);
 		if (qp_connect(&a, &b, b.qp->qp_num))
 			die("RESET -> RTS");
 		cycles++;
@@ -309,7 +279,7 @@ static void a_recover(const char *what)
 		die(what);
 	if (to_state(a.qp, IBV_QPS_RESET))
 		die("ERR -> RESET");
-	drain(&a);
+	vu_drain(a.cq);
 	if (qp_connect(&a, &b, b.qp->qp_num))
 		die("RESET -> RTS");
 	a_errors++;
@@ -342,7 +312,7 @@ static unsigned long mode_sqd(double end)
 		}
 		if (to_state(a.qp, IBV_QPS_RTS))
 			a_recover("SQD -> RTS");
-		drain(&a);
+		vu_drain(a.cq);
 	}
 	return cycles;
 }
@@ -354,7 +324,7 @@ static unsigned long mode_destroy(double end)
 	while (now() < end) {
 		if (ibv_destroy_qp(a.qp))
 			die("ibv_destroy_qp");
-		drain(&a);
+		vu_drain(a.cq);
 		a.qp = qp_create(&a);
 		if (!a.qp)
 			die("ibv_create_qp");
@@ -420,8 +390,8 @@ static int mode_reuse(void)
 	       first ? "landed" : "FAILED");
 	if (to_state(a.qp, IBV_QPS_RESET) || to_state(b.qp, IBV_QPS_RESET))
 		die("RESET");
-	drain(&a);
-	drain(&b);
+	vu_drain(a.cq);
+	vu_drain(b.cq);
 	if (qp_connect(&a, &b, b.qp->qp_num) || qp_connect(&b, &a, a.qp->qp_num))
 		die("reconnecting after RESET");
 	second = reuse_round(1);

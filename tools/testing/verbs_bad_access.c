@@ -50,9 +50,7 @@ static int failures;
 
 static void check(bool ok, const char *what)
 {
-	printf("%s: %s\n", ok ? "ok" : "FAIL", what);
-	if (!ok)
-		failures++;
+	vu_check(&failures, ok, what);
 }
 
 #define die vu_die
@@ -80,66 +78,18 @@ static void side_init(struct side *s, const char *dev, int gid_index,
 		die("ibv_reg_mr");
 }
 
-static struct ibv_qp *qp_create(struct side *s)
-{
-	struct ibv_qp_attr attr = {
-		.qp_state = IBV_QPS_INIT,
-		.port_num = 1,
-		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ,
-	};
-	struct ibv_qp *qp = vu_rc_qp(s->pd, s->cq, 4);
-
-	if (!qp || ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-				 IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
-		die("ibv_create_qp or INIT");
-	return qp;
-}
-
-/* INIT -> RTR -> RTS towards the peer's QP, addressed by its GID. */
+/* Connected towards the peer's QP, addressed by its GID. */
 static void qp_connect(struct side *s, const struct side *peer, uint32_t psn,
 		       uint32_t peer_psn)
 {
-	struct ibv_qp_attr attr = {
-		.qp_state = IBV_QPS_RTR,
-		.path_mtu = IBV_MTU_1024,
-		.dest_qp_num = peer->qp->qp_num,
-		.rq_psn = peer_psn,
-		.max_dest_rd_atomic = 1,
-		.min_rnr_timer = 12,
-		.ah_attr = {
-			.is_global = 1,
-			.grh = { .dgid = peer->gid, .sgid_index = s->gid_index,
-				 .hop_limit = 64 },
-			.port_num = 1,
-		},
-	};
+	struct vu_conn c = vu_conn(peer->qp->qp_num, &peer->gid, s->gid_index,
+				   IBV_ACCESS_REMOTE_WRITE |
+				   IBV_ACCESS_REMOTE_READ);
 
-	if (ibv_modify_qp(s->qp, &attr, IBV_QP_STATE | IBV_QP_AV |
-			  IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
-		die("RTR");
-	memset(&attr, 0, sizeof(attr));
-	attr.qp_state = IBV_QPS_RTS;
-	attr.timeout = 14;
-	attr.retry_cnt = 7;
-	attr.rnr_retry = 7;
-	attr.sq_psn = psn;
-	attr.max_rd_atomic = 1;
-	if (ibv_modify_qp(s->qp, &attr, IBV_QP_STATE | IBV_QP_TIMEOUT |
-			  IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
-			  IBV_QP_MAX_QP_RD_ATOMIC))
-		die("RTS");
-}
-
-/* Completions left over from a failed pair (flushes) must not be taken
- * for the next case's.
- */
-static void drain(struct side *s)
-{
-	struct ibv_wc wc;
-
-	while (ibv_poll_cq(s->cq, 1, &wc) > 0)
-		;
+	c.sq_psn = psn;
+	c.rq_psn = peer_psn;
+	if (vu_rc_connect(s->qp, &c))
+		die("INIT, RTR or RTS");
 }
 
 /* A fresh QP pair, and B's region zeroed again. */
@@ -147,11 +97,13 @@ static void pair_new(struct side *a, struct side *b)
 {
 	if (a->qp && (ibv_destroy_qp(a->qp) || ibv_destroy_qp(b->qp)))
 		die("ibv_destroy_qp");
-	drain(a);
-	drain(b);
+	vu_drain(a->cq);
+	vu_drain(b->cq);
 	memset(b->buf + MR_OFF, 0, MR_LEN);
-	a->qp = qp_create(a);
-	b->qp = qp_create(b);
+	a->qp = vu_rc_qp(a->pd, a->cq, 4);
+	b->qp = vu_rc_qp(b->pd, b->cq, 4);
+	if (!a->qp || !b->qp)
+		die("ibv_create_qp");
 	qp_connect(a, b, 0x100, 0x200);
 	qp_connect(b, a, 0x200, 0x100);
 }
@@ -160,23 +112,11 @@ static void pair_new(struct side *a, struct side *b)
 static int rdma_op(struct side *a, enum ibv_wr_opcode op, uint32_t len,
 		   uint64_t raddr, uint32_t rkey)
 {
-	struct ibv_sge sge = {
-		.addr = (uintptr_t)a->buf + MR_OFF,
-		.length = len,
-		.lkey = a->mr->lkey,
-	};
-	struct ibv_send_wr wr = {
-		.wr_id = 1,
-		.sg_list = &sge,
-		.num_sge = 1,
-		.opcode = op,
-		.wr.rdma = { .remote_addr = raddr, .rkey = rkey },
-	}, *bad;
 	time_t end = time(NULL) + CQE_TIMEOUT;
 	struct ibv_wc wc;
 	int n;
 
-	if (ibv_post_send(a->qp, &wr, &bad)) {
+	if (vu_post(a->qp, a->mr, a->buf + MR_OFF, len, op, raddr, rkey)) {
 		printf("ibv_post_send failed\n");
 		return -1;
 	}

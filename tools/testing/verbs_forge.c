@@ -84,9 +84,7 @@ static int failures;
 
 static void check(bool ok, const char *what)
 {
-	printf("%s: %s\n", ok ? "ok" : "FAIL", what);
-	if (!ok)
-		failures++;
+	vu_check(&failures, ok, what);
 }
 
 static void put16(uint8_t *p, uint16_t v)
@@ -148,50 +146,14 @@ static void side_init(struct side *s, const char *dev, int gid_index,
 static void qp_connect(struct side *s, const struct side *peer, uint32_t psn,
 		       uint32_t peer_psn, uint8_t retry_cnt)
 {
-	struct ibv_qp_attr attr = {
-		.qp_state = IBV_QPS_INIT,
-		.port_num = 1,
-		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE,
-	};
+	struct vu_conn c = vu_conn(peer->qp->qp_num, &peer->gid, s->gid_index,
+				   IBV_ACCESS_REMOTE_WRITE);
 
-	if (ibv_modify_qp(s->qp, &attr, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
-		die("INIT");
-	memset(&attr, 0, sizeof(attr));
-	attr.qp_state = IBV_QPS_RTR;
-	attr.path_mtu = IBV_MTU_1024;
-	attr.dest_qp_num = peer->qp->qp_num;
-	attr.rq_psn = peer_psn;
-	attr.max_dest_rd_atomic = 1;
-	attr.min_rnr_timer = 12;
-	attr.ah_attr.is_global = 1;
-	attr.ah_attr.grh.dgid = peer->gid;
-	attr.ah_attr.grh.sgid_index = s->gid_index;
-	attr.ah_attr.grh.hop_limit = 64;
-	attr.ah_attr.port_num = 1;
-	if (ibv_modify_qp(s->qp, &attr, IBV_QP_STATE | IBV_QP_AV |
-			  IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
-		die("RTR");
-	memset(&attr, 0, sizeof(attr));
-	attr.qp_state = IBV_QPS_RTS;
-	attr.timeout = 14;
-	attr.retry_cnt = retry_cnt;
-	attr.rnr_retry = 7;
-	attr.sq_psn = psn;
-	attr.max_rd_atomic = 1;
-	if (ibv_modify_qp(s->qp, &attr, IBV_QP_STATE | IBV_QP_TIMEOUT |
-			  IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
-			  IBV_QP_MAX_QP_RD_ATOMIC))
-		die("RTS");
-}
-
-static void drain(struct side *s)
-{
-	struct ibv_wc wc;
-
-	while (ibv_poll_cq(s->cq, 1, &wc) > 0)
-		;
+	c.sq_psn = psn;
+	c.rq_psn = peer_psn;
+	c.retry_cnt = retry_cnt;
+	if (vu_rc_connect(s->qp, &c))
+		die("INIT, RTR or RTS");
 }
 
 /* A fresh QP pair; A gives up after retry_cnt retransmissions. */
@@ -199,8 +161,8 @@ static void pair_new(struct side *a, struct side *b, uint8_t retry_cnt)
 {
 	if (a->qp && (ibv_destroy_qp(a->qp) || ibv_destroy_qp(b->qp)))
 		die("ibv_destroy_qp");
-	drain(a);
-	drain(b);
+	vu_drain(a->cq);
+	vu_drain(b->cq);
 	a->qp = vu_rc_qp(a->pd, a->cq, 64);
 	b->qp = vu_rc_qp(b->pd, b->cq, 64);
 	if (!a->qp || !b->qp)
@@ -315,20 +277,7 @@ static bool post_recv(struct side *b, uint32_t off, uint32_t len)
 static bool post_send(struct side *a, enum ibv_wr_opcode op, uint32_t off,
 		      uint32_t len, uint64_t raddr, uint32_t rkey)
 {
-	struct ibv_sge sge = {
-		.addr = (uintptr_t)a->buf + off,
-		.length = len,
-		.lkey = a->mr->lkey,
-	};
-	struct ibv_send_wr wr = {
-		.wr_id = 1,
-		.sg_list = &sge,
-		.num_sge = 1,
-		.opcode = op,
-		.wr.rdma = { .remote_addr = raddr, .rkey = rkey },
-	}, *bad;
-
-	return !ibv_post_send(a->qp, &wr, &bad);
+	return !vu_post(a->qp, a->mr, a->buf + off, len, op, raddr, rkey);
 }
 
 /* The status of s's next completion, or -1 after CQE_TIMEOUT. */

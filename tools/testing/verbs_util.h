@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the selftests' verbs programs (verbs_bad_access, qp_lifecycle)
- * share: opening a device by name and creating an RC QP.
+ * What the selftests' verbs programs (verbs_bad_access, verbs_forge,
+ * cq_overflow, qp_lifecycle) share: opening a device by name, creating
+ * and connecting an RC QP, printing a check.
  */
 #ifndef VERBS_UTIL_H
 #define VERBS_UTIL_H
@@ -54,6 +55,120 @@ static inline struct ibv_qp *vu_rc_qp(struct ibv_pd *pd, struct ibv_cq *cq,
 	};
 
 	return ibv_create_qp(pd, &init);
+}
+
+/* Where and how vu_rc_connect() connects an RC QP. */
+struct vu_conn {
+	uint32_t peer_qpn;
+	union ibv_gid dgid;	/* the peer's GID */
+	int sgid_index;		/* ours, in port 1's table */
+	unsigned int access;	/* qp_access_flags */
+	uint32_t sq_psn, rq_psn;
+	uint8_t timeout, retry_cnt, rnr_retry, min_rnr_timer;
+};
+
+/* A patient connection: 7 retries of a 67 ms timeout, RNR NACKs retried
+ * for ever after a 0.64 ms wait, PSNs 0.
+ */
+static inline struct vu_conn vu_conn(uint32_t peer_qpn,
+				     const union ibv_gid *dgid,
+				     int sgid_index, unsigned int access)
+{
+	struct vu_conn c = {
+		.peer_qpn = peer_qpn,
+		.dgid = *dgid,
+		.sgid_index = sgid_index,
+		.access = access,
+		.timeout = 14,
+		.retry_cnt = 7,
+		.rnr_retry = 7,
+		.min_rnr_timer = 12,
+	};
+
+	return c;
+}
+
+/* RESET -> INIT -> RTR -> RTS, path MTU 1024, one READ or atomic in
+ * flight each way. Returns 0, or -1 from the transition that failed.
+ */
+static inline int vu_rc_connect(struct ibv_qp *qp, const struct vu_conn *c)
+{
+	struct ibv_qp_attr attr = {
+		.qp_state = IBV_QPS_INIT,
+		.port_num = 1,
+		.qp_access_flags = c->access,
+	};
+
+	if (ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
+		return -1;
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = IBV_QPS_RTR;
+	attr.path_mtu = IBV_MTU_1024;
+	attr.dest_qp_num = c->peer_qpn;
+	attr.rq_psn = c->rq_psn;
+	attr.max_dest_rd_atomic = 1;
+	attr.min_rnr_timer = c->min_rnr_timer;
+	attr.ah_attr.is_global = 1;
+	attr.ah_attr.grh.dgid = c->dgid;
+	attr.ah_attr.grh.sgid_index = c->sgid_index;
+	attr.ah_attr.grh.hop_limit = 64;
+	attr.ah_attr.port_num = 1;
+	if (ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_AV |
+			  IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
+		return -1;
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = IBV_QPS_RTS;
+	attr.timeout = c->timeout;
+	attr.retry_cnt = c->retry_cnt;
+	attr.rnr_retry = c->rnr_retry;
+	attr.sq_psn = c->sq_psn;
+	attr.max_rd_atomic = 1;
+	return ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_TIMEOUT |
+			     IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+			     IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
+}
+
+/* One signaled work request of len bytes at addr in mr; raddr and rkey
+ * for RDMA ops. Returns ibv_post_send()'s result.
+ */
+static inline int vu_post(struct ibv_qp *qp, struct ibv_mr *mr, void *addr,
+			  uint32_t len, enum ibv_wr_opcode op, uint64_t raddr,
+			  uint32_t rkey)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)addr,
+		.length = len,
+		.lkey = mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = 1,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = op,
+		.send_flags = IBV_SEND_SIGNALED,
+		.wr.rdma = { .remote_addr = raddr, .rkey = rkey },
+	}, *bad;
+
+	return ibv_post_send(qp, &wr, &bad);
+}
+
+/* Completions left over (flushes of a failed QP) are not the next's. */
+static inline void vu_drain(struct ibv_cq *cq)
+{
+	struct ibv_wc wc;
+
+	while (ibv_poll_cq(cq, 1, &wc) > 0)
+		;
+}
+
+/* "ok: what" or "FAIL: what" on stdout; counts failures in *failures. */
+static inline void vu_check(int *failures, int ok, const char *what)
+{
+	printf("%s: %s\n", ok ? "ok" : "FAIL", what);
+	if (!ok)
+		(*failures)++;
 }
 
 #endif /* VERBS_UTIL_H */
