@@ -140,9 +140,8 @@ void uet_peer_signal(struct uet_peer *peer, u16 ev, enum uet_ev_sig sig,
  */
 void uet_peer_rcv_probe(struct uet_dev *udev, struct sk_buff *skb)
 {
-	struct uet_skb_cb *cb = UET_SKB_CB(skb);
-	struct uet_path from = { .family = cb->family };
 	struct uet_peer *peer, *found = NULL;
+	struct uet_path from;
 	bool answer;
 	u32 nonce;
 	u16 ev;
@@ -152,10 +151,7 @@ void uet_peer_rcv_probe(struct uet_dev *udev, struct sk_buff *skb)
 		uet_inc(udev, UET_CNT_DROP_MALFORMED);
 		goto out;
 	}
-	/* Seen from here: our address is its destination. */
-	BUILD_BUG_ON(sizeof(from.saddr) != sizeof(cb->daddr));
-	memcpy(&from.saddr, &cb->daddr, sizeof(from.saddr));
-	memcpy(&from.daddr, &cb->saddr, sizeof(from.daddr));
+	uet_skb_cb_path(UET_SKB_CB(skb), &from);
 	rcu_read_lock();
 	list_for_each_entry_rcu(peer, &udev->peers, node) {
 		if (uet_peer_match(peer, &from)) {

@@ -179,20 +179,6 @@ void uet_qp_error(struct uet_qp *qp)
 	uet_engine_kick(&qp->eng);
 }
 
-static bool uet_qp_addr_is_peer(const struct uet_qp *qp,
-				const struct uet_skb_cb *cb)
-{
-	const struct uet_path *path = &qp->path;
-
-	if (cb->family != path->family)
-		return false;
-	if (cb->family == AF_INET)
-		return cb->saddr.v4 == path->daddr.v4 &&
-		       cb->daddr.v4 == path->saddr.v4;
-	return ipv6_addr_equal(&cb->saddr.v6, &path->daddr.v6) &&
-	       ipv6_addr_equal(&cb->daddr.v6, &path->saddr.v6);
-}
-
 /* How far from this end's PSN bases a packet of the peer may be. The
  * peer sends within a window of what we received, and acknowledges
  * within a window of what we sent; read outside the pass that moves
@@ -212,6 +198,7 @@ static int uet_qp_admit(struct uet_engine *eng, const struct sk_buff *skb)
 {
 	struct uet_qp *qp = container_of(eng, struct uet_qp, eng);
 	u32 psn = get_unaligned_be32(skb->data + 4);
+	struct uet_path from;
 	s32 d;
 
 	BUILD_BUG_ON(offsetof(struct uet_pds_req_hdr, spdcid) != 8);
@@ -221,7 +208,8 @@ static int uet_qp_admit(struct uet_engine *eng, const struct sk_buff *skb)
 	BUILD_BUG_ON(offsetof(struct uet_pds_req_hdr, psn) != 4);
 	BUILD_BUG_ON(offsetof(struct uet_pds_ack_hdr, cack_psn) != 4);
 	BUILD_BUG_ON(offsetof(struct uet_pds_nack_hdr, nack_psn) != 4);
-	if (!uet_qp_addr_is_peer(qp, UET_SKB_CB(skb)) ||
+	uet_skb_cb_path(UET_SKB_CB(skb), &from);
+	if (!qp->peer || !uet_peer_match(qp->peer, &from) ||
 	    get_unaligned_be16(skb->data + 8) != qp->dest_qpn)
 		return -EPERM;
 
@@ -726,12 +714,13 @@ int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 	if (peer)
 		uet_peer_put(peer);
-	/* What was let in for another peer is not for this one. */
-	if (mask & (IB_QP_AV | IB_QP_DEST_QPN))
+	/* A QP in RESET keeps nothing; what was let in for another peer is
+	 * not for this one.
+	 */
+	if (new == IB_QPS_RESET || (mask & (IB_QP_AV | IB_QP_DEST_QPN)))
 		skb_queue_purge(&qp->rxq);
 
 	if (new == IB_QPS_RESET) {
-		skb_queue_purge(&qp->rxq);
 		qp->tx_used = false;
 		qp->tx_synced = false;
 		qp->rx_synced = false;

@@ -55,6 +55,19 @@ struct uet_skb_cb {
 
 #define UET_SKB_CB(skb)	((struct uet_skb_cb *)(skb)->cb)
 
+/* The path back to a packet's sender, as seen from here: its source is
+ * our destination.
+ */
+static inline void uet_skb_cb_path(const struct uet_skb_cb *cb,
+				   struct uet_path *path)
+{
+	BUILD_BUG_ON(sizeof(path->saddr) != sizeof(cb->daddr));
+	memset(path, 0, sizeof(*path));
+	path->family = cb->family;
+	memcpy(&path->saddr, &cb->daddr, sizeof(path->saddr));
+	memcpy(&path->daddr, &cb->saddr, sizeof(path->daddr));
+}
+
 /* Module init/exit; uet_udp_exit() after every device is deallocated. */
 int uet_udp_init(void);
 void uet_udp_exit(void);
