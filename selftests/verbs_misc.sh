@@ -5,7 +5,9 @@
 # and fetch-and-add through ib_atomic_bw), a shared receive queue
 # (ib_send_bw --use-srq), completion events instead of polling (-e), IPv6
 # GIDs, QPs listed by "rdma resource show qp", one CQ_ERR event per CQ
-# overflow (tools/testing/cq_overflow), and ECN: data packets leave
+# overflow (tools/testing/cq_overflow), rings charged to the creator's
+# memory cgroup (tools/testing/ring_charge; the stock kernel: the debug
+# kernel has no memory controller), and ECN: data packets leave
 # ECT(0), a CE mark set by a switch (sch_uet, marking everything) is counted
 # by the receiver and echoed in its ACKs.
 . "$(dirname "$0")/lib.sh"
@@ -66,6 +68,27 @@ cq_overflow() {
 }
 step "a CQ that overflows raises one IBV_EVENT_CQ_ERR per overflow, not per lost entry" \
 	cq_overflow
+
+# ring_charge: the tool run in a cgroup of its own with the memory
+# controller, its lines shown. The hierarchy is mounted where the
+# namespace's own /sys (ip netns exec mounts one) does not hide it.
+ring_charge() {
+	local cg=$T/cgroup out rc=0
+	mkdir -p "$cg" && mount -t cgroup2 none "$cg" || return 1
+	echo +memory >"$cg/cgroup.subtree_control" &&
+		mkdir "$cg/ring_charge" || { umount "$cg"; return 1; }
+	out=$(in_ns a sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' \
+		ring_charge "$cg/ring_charge" "$UET_SELFTESTS/../tools/testing/ring_charge" \
+		uet0 4 "$cg/ring_charge/memory.current" 2>&1) || rc=$?
+	printf '%s\n' "$out" | sed 's/^/# /'
+	rmdir "$cg/ring_charge"
+	umount "$cg"
+	return "$rc"
+}
+if stock_kernel; then
+	step "CQ rings are charged to the creator's memory cgroup and uncharged on destroy" \
+		ring_charge
+fi
 
 # A transfer long enough to look at its QPs, while each look costs the
 # debug kernel seconds: there, on a host running at half its usual speed,

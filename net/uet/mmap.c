@@ -21,7 +21,7 @@ struct uet_mmap_info {
 	struct uet_dev *udev;
 	/* Only the process that created the ring may map it; never dereferenced. */
 	struct ib_ucontext *ucontext;
-	void *obj;		/* vmalloc_user() buffer, freed with the last ref */
+	void *obj;		/* vmalloc() buffer, freed with the last ref */
 	struct mminfo info;	/* offset and page-aligned size, as userspace sees them */
 	/* On udev->pending_mmaps from export until mapped, under udev->mmap_lock. */
 	struct list_head pending;
@@ -108,6 +108,25 @@ static const struct vm_operations_struct uet_vm_ops = {
 	.close = uet_vma_close,
 };
 
+/* remap_vmalloc_range() wants a VM_USERMAP area, which only vmalloc_user()
+ * makes, and vmalloc_user() cannot charge a memory cgroup: the rings come
+ * from __vmalloc(GFP_KERNEL_ACCOUNT) and are inserted page by page.
+ */
+static int uet_mmap_pages(struct vm_area_struct *vma, void *obj)
+{
+	unsigned long addr;
+	int err;
+
+	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
+	for (addr = vma->vm_start; addr < vma->vm_end; addr += PAGE_SIZE) {
+		err = vm_insert_page(vma, addr, vmalloc_to_page(obj));
+		if (err)
+			return err;
+		obj += PAGE_SIZE;
+	}
+	return 0;
+}
+
 int uet_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma)
 {
 	struct uet_dev *udev = to_udev(ibuc->device);
@@ -138,7 +157,7 @@ int uet_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma)
 	if (!found)
 		return -EINVAL;
 
-	err = remap_vmalloc_range(vma, ip->obj, 0);
+	err = uet_mmap_pages(vma, ip->obj);
 	if (err) {
 		uet_mmap_info_put(ip);
 		return err;

@@ -35,7 +35,10 @@ int uet_queue_init(struct uet_queue *q, unsigned int *num_elem,
 	if (buf_size > UET_QUEUE_MAX_BYTES)
 		return -EINVAL;
 
-	q->buf = vmalloc_user(buf_size);
+	/* Charged to the creator's memory cgroup: a user can ask for many
+	 * rings of up to 256 MiB each.
+	 */
+	q->buf = __vmalloc(buf_size, GFP_KERNEL_ACCOUNT | __GFP_ZERO);
 	if (!q->buf)
 		return -ENOMEM;
 	q->buf_size = buf_size;

@@ -29,7 +29,7 @@ enum uet_queue_type {
 };
 
 struct uet_queue {
-	struct rxe_queue_buf *buf;	/* vmalloc_user()'d, header + slots */
+	struct rxe_queue_buf *buf;	/* vmalloc()'d, header + slots */
 	size_t buf_size;
 	unsigned int log2_elem_size;
 	u32 index_mask;			/* slots - 1 */
