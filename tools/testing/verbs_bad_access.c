@@ -8,9 +8,11 @@
  *
  *   verbs_bad_access DEV_A GID_INDEX_A DEV_B GID_INDEX_B
  *
- * A is the requester, B the responder. Each case runs on a fresh QP pair
- * (a remote access error moves both QPs to the error state). Prints one
- * line per check; exits 0 when all passed, 1 otherwise.
+ * A is the requester, B the responder: bad rkeys, accesses a byte past
+ * the region, rkeys of another PD, accesses the region's flags do not
+ * allow. Each case runs on a fresh QP pair (a remote access error moves
+ * both QPs to the error state). Prints one line per check; exits 0 when
+ * all passed, 1 otherwise.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -163,7 +165,9 @@ static void check_remote(const struct side *b, uint8_t fill, const char *what)
 
 int main(int argc, char **argv)
 {
+	struct ibv_mr *other, *no_write, *no_read;
 	struct side a = { 0 }, b = { 0 };
+	struct ibv_pd *other_pd;
 	uint64_t base;
 	int st;
 
@@ -199,6 +203,45 @@ int main(int argc, char **argv)
 	check(!differ(a.buf, MR_OFF, MR_OFF + MR_LEN, LOCAL_BYTE),
 	      "READ with a bad rkey: local buffer unchanged");
 	check_remote(&b, 0, "READ with a bad rkey");
+
+	/* The same bytes registered again: in another PD of B, which B's QP
+	 * is not in; without remote write; without remote read.
+	 */
+	other_pd = ibv_alloc_pd(b.ctx);
+	if (!other_pd)
+		die("ibv_alloc_pd");
+	other = ibv_reg_mr(other_pd, b.buf + MR_OFF, MR_LEN,
+			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+			   IBV_ACCESS_REMOTE_READ);
+	no_write = ibv_reg_mr(b.pd, b.buf + MR_OFF, MR_LEN,
+			      IBV_ACCESS_REMOTE_READ);
+	no_read = ibv_reg_mr(b.pd, b.buf + MR_OFF, MR_LEN,
+			     IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+	if (!other || !no_write || !no_read)
+		die("ibv_reg_mr");
+
+	pair_new(&a, &b);
+	st = rdma_op(&a, IBV_WR_RDMA_WRITE, 64, base, other->rkey);
+	check(st == IBV_WC_REM_ACCESS_ERR,
+	      "WRITE with the rkey of another PD's region: remote access error");
+	check_remote(&b, 0, "WRITE with another PD's rkey");
+
+	pair_new(&a, &b);
+	st = rdma_op(&a, IBV_WR_RDMA_WRITE, 64, base, no_write->rkey);
+	check(st == IBV_WC_REM_ACCESS_ERR,
+	      "WRITE to a region without remote write: remote access error");
+	check_remote(&b, 0, "WRITE to a region without remote write");
+
+	pair_new(&a, &b);
+	st = rdma_op(&a, IBV_WR_RDMA_READ, 64, base, no_read->rkey);
+	check(st == IBV_WC_REM_ACCESS_ERR,
+	      "READ from a region without remote read: remote access error");
+	check(!differ(a.buf, MR_OFF, MR_OFF + MR_LEN, LOCAL_BYTE),
+	      "READ from a region without remote read: local buffer unchanged");
+
+	if (ibv_dereg_mr(other) || ibv_dereg_mr(no_write) ||
+	    ibv_dereg_mr(no_read) || ibv_dealloc_pd(other_pd))
+		die("ibv_dereg_mr");
 
 	pair_new(&a, &b);
 	st = rdma_op(&a, IBV_WR_RDMA_WRITE, MR_LEN, base, b.mr->rkey);
