@@ -3,10 +3,11 @@
 #
 # The "uet" generic netlink family through the uet command: every device
 # parameter round-trips (text and JSON); invalid values are refused with a
-# message and change nothing; without CAP_NET_ADMIN nothing can be set; a
-# device is visible only from its own network namespace; "uet qp show"
-# follows an ib_write_bw run (PSNs advance, bytes in flight); "uet monitor"
-# reports the QP error when the peer goes away; the uet tracepoints fire
+# message and change nothing; without CAP_NET_ADMIN nothing can be set
+# (devices, QPs, paths); a device, its QPs, paths and events are visible
+# only from its own network namespace; "uet qp show" follows an
+# ib_write_bw run (PSNs advance, bytes in flight); "uet monitor" reports
+# the QP error when the peer goes away; the uet tracepoints fire
 # during a lossy transfer, one uet_retransmit per counted retransmission.
 . "$(dirname "$0")/lib.sh"
 
@@ -172,6 +173,24 @@ qp_follows() {
 	[ $advanced = 1 ] && [ $inflight = 1 ]
 }
 
+# Events stay in their namespace: a monitor in b, shown to listen by
+# uet1's port going down and up (veth1 bounced until it hears it; uet0's
+# port follows its peer, in a), must hear nothing of uet0 then or when
+# a's QP fails below.
+if stock_kernel; then
+	in_ns b "$UET" -j monitor >"$T/mon_b" 2>&1 &
+	mon_b=$!
+	on_exit "kill $mon_b 2>/dev/null; wait $mon_b 2>/dev/null"
+	bounce() {
+		ip -n b link set veth1 down && ip -n b link set veth1 up &&
+			grep -q '"dev":"uet1"' "$T/mon_b"
+	}
+	step "namespace b's monitor hears uet1's port events" wait_for 20 bounce
+	step "both ports are active again" wait_for 20 bash -c \
+		'in_ns a bash -c "ibdev_port_is uet0 PORT_ACTIVE" &&
+		 in_ns b bash -c "ibdev_port_is uet1 PORT_ACTIVE"'
+fi
+
 # Long enough to still run when the peer goes away below, on the debug
 # kernel too; both are killed after that.
 in_ns b ib_write_bw --use_old_post_send -d uet1 -x "$GID_B" -s 65536 -D 600 \
@@ -186,6 +205,39 @@ cli=$!
 on_exit "kill $cli 2>/dev/null; wait $cli 2>/dev/null"
 step "uet qp show: during ib_write_bw, snd_nxt advances and bytes are in flight" qp_follows
 
+# Authority over live QPs and paths, which the traffic gives: a's RC QP.
+if stock_kernel; then
+	qp_lb() {
+		in_ns a "$UET" -j qp show dev uet0 qpn "$QPN" | python3 -c \
+			'import json, sys; print(json.load(sys.stdin)[0]["lb"])'
+	}
+	denied() { in_ns a "$UET" -j path show dev uet0 state denied; }
+	QPN=$(in_ns a "$UET" -j qp show dev uet0 | python3 -c 'import json, sys
+print(next(q["qpn"] for q in json.load(sys.stdin) if q.get("type") == "RC"))')
+	lb=$(qp_lb) denied0=$(denied)
+	unpriv() {
+		in_ns a setpriv --reuid=65534 --regid=65534 --clear-groups "$UET" "$@" 2>&1 |
+			grep -q 'Operation not permitted'
+	}
+	other=single
+	[ "$lb" != single ] || other=spray
+	step "without CAP_NET_ADMIN, uet qp set is refused" \
+		unpriv qp set dev uet0 qpn "$QPN" lb $other
+	step "without CAP_NET_ADMIN, uet path set is refused" \
+		unpriv path set dev uet0 entropy 1 deny
+	step "... and changed nothing" test "$(qp_lb)" = "$lb" -a "$(denied)" = "$denied0"
+	step "without CAP_NET_ADMIN, uet qp show works" \
+		in_ns a setpriv --reuid=65534 --regid=65534 --clear-groups "$UET" qp show dev uet0
+	step "namespace b lists uet1's QPs only" bash -c \
+		"in_ns b '$UET' -j qp show | python3 -c 'import json, sys
+qps = json.load(sys.stdin)
+sys.exit(not qps or any(q[\"dev\"] != \"uet1\" for q in qps))'"
+	step_fails "namespace b cannot set uet0's QP" \
+		in_ns b "$UET" qp set dev uet0 qpn "$QPN" lb $other
+	step "namespace b lists no path of uet0" bash -c \
+		"! in_ns b '$UET' path show | grep -q uet0"
+fi
+
 # The peer goes away mid-transfer: a's QP exhausts its retries.
 in_ns a "$UET" -j monitor >"$T/mon" 2>&1 &
 mon=$!
@@ -196,6 +248,12 @@ step "the peer's link goes down" ip -n b link set veth1 down
 qp_error() { grep -q '"event":"qp".*"state":"ERR"' "$T/mon"; }
 step "uet monitor reports the QP error" wait_for 60 qp_error
 log "$(head -n3 "$T/mon")"
+if stock_kernel; then
+	step "namespace b's monitor heard nothing of uet0" bash -c "! grep -q uet0 '$T/mon_b'"
+	log "$(head -n2 "$T/mon_b")"
+	kill "$mon_b" 2>/dev/null
+	wait "$mon_b" 2>/dev/null
+fi
 kill "$cli" "$srv" "$mon" 2>/dev/null
 wait "$cli" "$srv" "$mon" 2>/dev/null
 step "the peer's link comes back" ip -n b link set veth1 up
