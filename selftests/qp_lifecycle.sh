@@ -7,10 +7,11 @@
 # takes a QP through RTS -> RESET -> RTS, through SQD with new address
 # vectors, and through create/destroy with a 1 us ACK delay and a 1 ms
 # RTO; a pair that sent 100 messages goes through RESET and must carry
-# 100 more. Then the device goes away under traffic: rdma link delete,
-# the netdev deleted, its namespace deleted, rmmod. run.sh fails the test
-# on any splat (KASAN, lockdep, ODEBUG, hung task) and the debug kernel's
-# make check run scans for leaks after it.
+# 100 more. Then the device goes away under traffic, QP dumps and an
+# event monitor: rdma link delete, the netdev deleted, its namespace
+# deleted, rmmod. run.sh fails the test on any splat (KASAN, lockdep,
+# ODEBUG, hung task) and the debug kernel's make check run scans for
+# leaks after it.
 . "$(dirname "$0")/lib.sh"
 
 TOOL=$UET_SELFTESTS/../tools/testing/qp_lifecycle
@@ -113,7 +114,14 @@ removed_under_traffic() {
 	wait "$cmd" || fail "$desc: the command failed"
 }
 
-# Each way of removing a device while a verbs user keeps it busy.
+# Each way of removing a device while a verbs user keeps it busy, and
+# netlink readers too: dumps of every QP, a monitor of a's events (not of
+# b's: a process in b would keep the namespace, and its devices, alive).
+dumps &
+dumper=$!
+in_ns a "$UET" monitor >/dev/null 2>&1 &
+monitor=$!
+on_exit "kill $dumper $monitor"
 removed_under_traffic "rdma link delete uet1" in_ns b rdma link delete uet1
 step "uet1 is gone, uet0 remains" bash -c '! ibdev_exists uet1 && ibdev_exists uet0'
 step "uet1 back on veth1" in_ns b rdma link add uet1 type uet netdev veth1
@@ -139,5 +147,7 @@ step_fails "rmmod rdma_uet is refused while a verbs user holds its devices" rmmo
 kill "$flooder" 2>/dev/null
 wait "$flooder" 2>/dev/null
 step "rmmod rdma_uet once it is gone" wait_for 30 rmmod rdma_uet
+kill "$dumper" "$monitor"
+wait "$dumper" "$monitor" 2>/dev/null
 step "no RDMA device is left" bash -c '[ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]'
 exit 0
