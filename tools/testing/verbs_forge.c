@@ -486,51 +486,140 @@ static void forged_probes(struct side *a, struct side *b)
 	      "  at most 512 answers per 100 ms");
 }
 
-/* Junk of one of several kinds, from A's address to B's QP. */
-static size_t junk(uint8_t *p, const struct side *a, const struct side *b,
-		   unsigned int *kinds)
+enum junk_kind {
+	J_RANDOM, J_FAR_PSN, J_TRUNCATED, J_FORGED_ACK, J_OTHER_QPN,
+	J_ANY_TYPE, J_BAD_VERBS, J_TRIMMED, J_FRAGMENTED, J_CONTROL, J_KINDS
+};
+
+static const char *const junk_names[J_KINDS] = {
+	"random", "far PSN", "truncated", "forged ACK", "other source QPN",
+	"any PDS type and next_hdr", "bad verbs header", "trimmed or ECN",
+	"IP-fragmented", "NACK, CNP or probe",
+};
+
+/* Values at the edges of a 32-bit field. */
+static uint32_t edge32(void)
+{
+	static const uint32_t v[] = { 0, 1, 0x7fffffff, 0x80000000,
+				      0xfffffffe, 0xffffffff, 4096, 65536 };
+
+	return rand() % 2 ? (uint32_t)rand() : v[rand() % 8];
+}
+
+/* DSCP and ECN of the junk that follows, as IP_TOS sets them. */
+static void junk_tos(const struct side *a, int tos)
+{
+	if (setsockopt(a->sock, IPPROTO_IP, IP_TOS, &tos, sizeof(tos)))
+		die("IP_TOS");
+}
+
+/* Junk of one of several kinds, from A's address to B's QP. What could be
+ * a valid packet in B's window is not junk but a forgery that verbs
+ * cannot tell from the peer's (the kinds near B's window are each
+ * invalid in some field, or only make A resend).
+ */
+static size_t junk(uint8_t *p, size_t room, const struct side *a,
+		   const struct side *b, unsigned int *kinds)
 {
 	uint16_t sq = a->qp->qp_num, dq = b->qp->qp_num;
+	enum junk_kind kind = rand() % J_KINDS;
 	size_t n, i;
-	int kind = rand() % 5;
 
 	kinds[kind]++;
 	switch (kind) {
-	case 0:	/* random bytes, random length */
+	case J_RANDOM:
 		n = rand() % 200;
 		for (i = 0; i < n; i++)
 			p[i] = rand();
 		return n;
-	case 1:	/* a request half a PSN space away */
+	case J_FAR_PSN:	/* a request half a PSN space away */
 		return pack_req(p, 0, PSN_A + 0x80000000u + rand() % 1000, sq,
 				dq, OP_WRITE, rand(), 64);
-	case 2:	/* a request truncated inside its verbs header */
+	case J_TRUNCATED: /* a request truncated inside its verbs header */
 		pack_req(p, 0, PSN_A + rand() % 64, sq, dq, OP_SEND, 0, 64);
 		return 12 + rand() % 36;
-	case 3:	/* an ACK for PSNs B never sent */
+	case J_FORGED_ACK: /* an ACK for PSNs B never sent */
 		return pack_ack(p, PSN_B + 100000 + rand() % 100000, sq, dq);
-	default: /* a request from another source QPN */
+	case J_OTHER_QPN:
 		return pack_req(p, F_SYN, PSN_A + rand() % 64, sq + 100, dq,
 				OP_SEND, 0, 64);
+	case J_ANY_TYPE: /* every prologue, far from B's window */
+		n = pack_req(p, 0, PSN_A + 0x80000000u, sq, dq, OP_SEND, 0, 64);
+		put16(p, (rand() & 0x1f) << PDS_TYPE_SHIFT | (rand() & 0x7ff));
+		return rand() % 4 ? n : (size_t)(rand() % (n + 1));
+	case J_BAD_VERBS: /* in B's window, but no uet sends it */
+		n = pack_req(p, 0, PSN_A + rand() % 64, sq, dq, OP_WRITE,
+			     edge32(), 64);
+		switch (rand() % 3) {
+		case 0:
+			p[12] = 1 + rand() % 255;		/* version */
+			p[13] = rand();
+			break;
+		case 1:
+			p[13] = rand() % 2 ? 0 : 16 + rand() % 240;	/* opcode */
+			break;
+		default:
+			put32(p + 20, rand() % 64);		/* msg_len */
+			put32(p + 24, 64 + edge32() % 0x7fffff00); /* offset past it */
+			break;
+		}
+		put32(p + 28, edge32());	/* addr */
+		put32(p + 36, edge32());	/* rkey */
+		return n;
+	case J_TRIMMED: /* CE, the trimmed DSCP, or a short payload: A resends */
+		junk_tos(a, rand() % 2 ? 3 : 30 << 2 | (rand() & 3));
+		n = pack_req(p, 0, PSN_A + 0x80000000u * (rand() % 2) +
+			     rand() % 64, sq, dq, OP_WRITE, 0, 64);
+		put32(p + 44, 64 + rand() % 4096);	/* pay_len */
+		return n;
+	case J_FRAGMENTED: /* larger than veth's MTU: reassembled, non-linear */
+		n = pack_req(p, 0, PSN_A + 0x80000000u, sq, dq, OP_WRITE, 0,
+			     2000 + rand() % (room - REQ_HDR_LEN - 2000));
+		if (rand() % 2)
+			put32(p + 4, PSN_A + rand() % 64);
+		put32(p + 44, 0xffffffff);
+		return n;
+	default:	/* NACKs for PSNs B never sent, CNPs, probes */
+		switch (rand() % 3) {
+		case 0:
+			n = pack_rnr_nack(p, PSN_B + edge32(), sq, dq);
+			p[2] = rand();
+			return n;
+		case 1:
+			n = pack_probe(p, 40000 + rand() % 1000, rand() % 2, rand());
+			put16(p, PDS_CONTROL << PDS_TYPE_SHIFT | 15 << 7);
+			return n;
+		default:
+			return pack_probe(p, 40000 + rand() % 1000, rand() % 2,
+					  rand());
+		}
 	}
 }
 
 /* Junk from A's address while A WRITEs and SENDs to B, every byte checked. */
 static void flood(struct side *a, struct side *b, unsigned int seed)
 {
-	unsigned int kinds[5] = { 0 }, r, i, ok = 0;
+	unsigned int kinds[J_KINDS] = { 0 }, r, i, ok = 0;
 	long mal = hw_counter(b, "drop_malformed"), win = hw_counter(b, "drop_out_of_window");
 	long noqp = hw_counter(b, "drop_no_qp");
-	uint8_t pkt[512];
+	static uint8_t pkt[8192];
 	int sa, sb;
 
 	pair_new(a, b, 7);
+	/* B's stream starts with A's first SYN: before it, every request is
+	 * out of B's window, and junk would not reach the checks behind it.
+	 */
+	if (!post_recv(b, 0, MSG_LEN) || !send_lands(a, b, seed))
+		die("the first SEND before the junk");
 	srand(seed);
 	printf("%u rounds of %u junk packets from A's address to B's QP, each followed by a 16 KiB WRITE and a SEND (seed %u)\n",
 	       FLOOD_ROUNDS, FLOOD_PKTS, seed);
 	for (r = 0; r < FLOOD_ROUNDS; r++) {
-		for (i = 0; i < FLOOD_PKTS; i++)
-			forge(a->sock, b->addr, pkt, junk(pkt, a, b, kinds));
+		for (i = 0; i < FLOOD_PKTS; i++) {
+			forge(a->sock, b->addr, pkt,
+			      junk(pkt, sizeof(pkt), a, b, kinds));
+			junk_tos(a, 0);
+		}
 		fill(a->buf + MSG_LEN, 16384, r);
 		fill(a->buf, MSG_LEN, r + 1000);
 		memset(b->buf, 0, MSG_LEN + 16384);
@@ -554,17 +643,22 @@ static void flood(struct side *a, struct side *b, unsigned int seed)
 		}
 		ok++;
 	}
-	printf("  junk sent: %u random, %u far PSN, %u truncated, %u forged ACK, %u other source QPN\n",
-	       kinds[0], kinds[1], kinds[2], kinds[3], kinds[4]);
+	printf("  junk sent:");
+	for (i = 0; i < J_KINDS; i++)
+		printf("%s %u %s", i ? "," : "", kinds[i], junk_names[i]);
+	printf("\n");
 	printf("  B dropped: %ld malformed, %ld out of window, %ld not from the peer\n",
 	       hw_counter(b, "drop_malformed") - mal,
 	       hw_counter(b, "drop_out_of_window") - win,
 	       hw_counter(b, "drop_no_qp") - noqp);
 	check(ok == FLOOD_ROUNDS, "  every round's WRITE and SEND landed intact");
-	check(hw_counter(b, "drop_out_of_window") - win >= kinds[1] + kinds[3],
+	check(hw_counter(b, "drop_out_of_window") - win >=
+	      kinds[J_FAR_PSN] + kinds[J_FORGED_ACK],
 	      "  every far PSN was dropped out of window");
-	check(hw_counter(b, "drop_no_qp") - noqp >= kinds[4],
+	check(hw_counter(b, "drop_no_qp") - noqp >= kinds[J_OTHER_QPN],
 	      "  every other source QPN was dropped");
+	check(hw_counter(b, "drop_malformed") - mal >= kinds[J_BAD_VERBS],
+	      "  every bad verbs header was dropped as malformed");
 }
 
 int main(int argc, char **argv)
