@@ -20,6 +20,21 @@ step_fails "a netdev of another namespace is not found" \
 	in_ns a rdma link add uet2 type uet netdev veth1
 step_fails "a non-Ethernet netdev is refused" \
 	in_ns a rdma link add uet2 type uet netdev lo
+# A name taken fails registration after the device's ops are set, whose
+# unwinding once deadlocked on the driver's own lock: the command must
+# end, refused, and the next one work.
+ip -n a link add dx0 type veth peer name dx1 || fail "veth dx0"
+taken_name() {
+	local pid rc=0
+	in_ns a rdma link add uet1 type uet netdev dx0 2>/dev/null &
+	pid=$!
+	wait_for 30 bash -c "! kill -0 $pid" || { echo "rdma link add did not end"; return 1; }
+	wait "$pid" || rc=$?
+	[ "$rc" -ne 0 ] && in_ns a rdma link add uetx type uet netdev dx0 &&
+		in_ns a rdma link delete uetx
+}
+step "a name already taken is refused, and the next link add works" taken_name
+ip -n a link del dx0
 
 step "ibv_devices lists uet0 and uet1" \
 	bash -c 'ibv_devices | grep -qw uet0 && ibv_devices | grep -qw uet1'

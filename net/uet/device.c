@@ -141,7 +141,9 @@ static void uet_dev_release(struct uet_dev *udev)
 	netdev_put(udev->ndev, &udev->ndev_tracker);
 }
 
-/* Last reference gone: the core has unregistered the device. */
+/* Last reference gone (the core unregistered the device), or registration
+ * failed and uet_dev_add() deallocates it.
+ */
 static void uet_dealloc_driver(struct ib_device *ibdev)
 {
 	struct uet_dev *udev = to_udev(ibdev);
@@ -272,6 +274,7 @@ int uet_dev_add(const char *ibdev_name, struct net_device *ndev)
 	udev->stats = alloc_percpu(struct uet_counters);
 	err = udev->stats ? uet_udp_get(udev) : -ENOMEM;
 	if (err) {
+		/* No ops yet: ib_dealloc_device() calls no dealloc_driver. */
 		uet_dev_release(udev);
 		ib_dealloc_device(&udev->ibdev);
 		goto out;
@@ -291,10 +294,12 @@ int uet_dev_add(const char *ibdev_name, struct net_device *ndev)
 	if (!err)
 		err = ib_register_device(ibdev, ibdev_name, NULL);
 	if (err) {
-		/* Before registration dealloc_driver is not called: release here. */
-		uet_dev_release(udev);
+		/* With the ops set, ib_dealloc_device() calls dealloc_driver,
+		 * which releases the device and takes uet_devs_lock.
+		 */
+		mutex_unlock(&uet_devs_lock);
 		ib_dealloc_device(ibdev);
-		goto out;
+		return err;
 	}
 	list_add_tail(&udev->list, &uet_devs);
 	dev_info(&ibdev->dev, "bound to %s, port %s\n", ndev->name,
