@@ -20,8 +20,9 @@ cd "$top" || exit 1
 # and measurements run on stock only.
 # (qdisc_trim took 251 s there; verbs_kernel_ulp skips, the debug kernel
 # has no nvme-rdma.)
-debug_tests="kunit.sh netlink.sh qp_lifecycle.sh verbs_access.sh verbs_forge.sh verbs_misc.sh verbs_ring_fuzz.sh verbs_netem.sh
-	verbs_perftest.sh verbs_rdmacm.sh"
+debug_tests="kunit.sh netlink.sh qp_lifecycle.sh verbs_access.sh verbs_faults.sh
+	verbs_forge.sh verbs_misc.sh verbs_ring_fuzz.sh verbs_netem.sh verbs_perftest.sh
+	verbs_rdmacm.sh"
 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT

@@ -56,7 +56,8 @@ mkdir -p "$out/build"
 }
 
 # Fail loudly if a checker we rely on was dropped by Kconfig dependencies.
-for opt in KUNIT KASAN PROVE_LOCKING DEBUG_KMEMLEAK DEBUG_ATOMIC_SLEEP 9P_FS VETH; do
+for opt in KUNIT KASAN PROVE_LOCKING DEBUG_KMEMLEAK DEBUG_ATOMIC_SLEEP 9P_FS VETH \
+	FAILSLAB FAIL_PAGE_ALLOC FAULT_INJECTION_DEBUG_FS; do
 	grep -q "^CONFIG_$opt=y" "$out/build/.config" ||
 		{ echo "debug-kernel: CONFIG_$opt missing from the merged config" >&2; exit 1; }
 done
