@@ -13,7 +13,6 @@
  * polled until the last WRITE has landed, then it is emptied. Prints what
  * it saw; exits 0 if each overflow raised exactly one event, 1 otherwise.
  */
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -91,9 +90,7 @@ int main(int argc, char **argv)
 	gid_index = atoi(argv[2]);
 	if (ibv_query_gid(ctx, 1, gid_index, &gid))
 		die("ibv_query_gid");
-	if (fcntl(ctx->async_fd, F_SETFL,
-		  fcntl(ctx->async_fd, F_GETFL) | O_NONBLOCK))
-		die("O_NONBLOCK on the async fd");
+	vu_async_nonblock(ctx);
 	pd = ibv_alloc_pd(ctx);
 	small = ibv_create_cq(ctx, 1, NULL, NULL, 0);
 	big = ibv_create_cq(ctx, 256, NULL, NULL, 0);

@@ -231,21 +231,6 @@ static int run_write(void)
 		       (uintptr_t)b.buf, b.mr->rkey) ? -1 : 0;
 }
 
-/* The doorbell of A's QP: the provider refuses a request with more SGEs
- * than the QP has, and rings it all the same.
- */
-static void doorbell(void)
-{
-	struct ibv_sge sge[8] = {};
-	struct ibv_send_wr wr = {
-		.sg_list = sge,
-		.num_sge = 8,
-		.opcode = IBV_WR_SEND,
-	}, *bad;
-
-	ibv_post_send(a.qp, &wr, &bad);
-}
-
 /* The WRITE posted under the fault completes and lands intact. A post
  * refused by the kernel left its WQE in the ring (the provider writes
  * it before the doorbell): the next doorbell sends it.
@@ -257,7 +242,7 @@ static bool check_write(int rc)
 	int n = 0;
 
 	if (rc)
-		doorbell();
+		vu_doorbell(a.qp);
 	while (!n && time(NULL) < end)
 		n = ibv_poll_cq(a.cq, 1, &wc);
 	if (n != 1 || wc.status != IBV_WC_SUCCESS) {

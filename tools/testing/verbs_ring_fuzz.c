@@ -20,7 +20,6 @@
  * engine would show), everything is destroyed, and a fresh pair must
  * move 64 KiB byte for byte. Same SEED, same rounds.
  */
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -292,21 +291,6 @@ static void post_bad(struct ibv_qp *qp)
 		n.post_errors++;
 }
 
-/* The doorbell of qp, without a WQE: the provider refuses a request
- * with more SGEs than the QP has, and rings the doorbell all the same.
- */
-static void doorbell(struct ibv_qp *qp)
-{
-	struct ibv_sge sge[8] = {};
-	struct ibv_send_wr wr = {
-		.sg_list = sge,
-		.num_sge = 8,
-		.opcode = IBV_WR_SEND,
-	}, *bad;
-
-	ibv_post_send(qp, &wr, &bad);
-}
-
 /* A random index in a random ring. The kernel reads the producer index
  * of a work queue and the consumer index of a CQ, and writes the others;
  * it must trust neither. The provider in this process adds the very
@@ -332,7 +316,7 @@ static void write_index(struct pair *p)
 		return;
 	n.wild_indices++;
 	if (k == SQ_A || k == SQ_B)
-		doorbell(k == SQ_A ? p->a : p->b);
+		vu_doorbell(k == SQ_A ? p->a : p->b);
 	else if (k == RQ_A || k == SRQ)
 		vu_post(k == RQ_A ? p->b : p->a, mr, buf, 64, IBV_WR_SEND, 0, 0);
 	else
@@ -456,9 +440,7 @@ int main(int argc, char **argv)
 	rounds = atoi(argv[4]);
 	if (ibv_query_gid(ctx, 1, gid_index, &gid))
 		die("ibv_query_gid");
-	if (fcntl(ctx->async_fd, F_SETFL,
-		  fcntl(ctx->async_fd, F_GETFL) | O_NONBLOCK))
-		die("O_NONBLOCK on the async fd");
+	vu_async_nonblock(ctx);
 	pd = ibv_alloc_pd(ctx);
 	buf = calloc(2, BUF);
 	if (!pd || !buf)

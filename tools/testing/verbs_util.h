@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the selftests' verbs programs (verbs_bad_access, verbs_forge,
- * cq_overflow, qp_lifecycle) share: opening a device by name, creating
- * and connecting an RC QP, printing a check.
+ * verbs_faults, verbs_ring_fuzz, cq_overflow, ring_charge, qp_lifecycle)
+ * share: opening a device by name, creating and connecting an RC QP,
+ * ringing a doorbell, printing a check.
  */
 #ifndef VERBS_UTIL_H
 #define VERBS_UTIL_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +39,16 @@ static inline struct ibv_context *vu_open(const char *name)
 	if (!ctx)
 		vu_die("cannot open the device");
 	return ctx;
+}
+
+/* Async events of ctx read without blocking: ibv_get_async_event() fails
+ * when none is waiting.
+ */
+static inline void vu_async_nonblock(struct ibv_context *ctx)
+{
+	if (fcntl(ctx->async_fd, F_SETFL,
+		  fcntl(ctx->async_fd, F_GETFL) | O_NONBLOCK))
+		vu_die("O_NONBLOCK on the async fd");
 }
 
 /* An RC QP with one SGE per WQE, both queues on cq, every send signaled;
@@ -152,6 +164,22 @@ static inline int vu_post(struct ibv_qp *qp, struct ibv_mr *mr, void *addr,
 	}, *bad;
 
 	return ibv_post_send(qp, &wr, &bad);
+}
+
+/* The send doorbell of qp, without a WQE: the rxe provider refuses a
+ * request with more SGEs than the QP has, and rings the doorbell all the
+ * same (a WQE it wrote to the ring earlier is sent now).
+ */
+static inline void vu_doorbell(struct ibv_qp *qp)
+{
+	struct ibv_sge sge[64] = {};
+	struct ibv_send_wr wr = {
+		.sg_list = sge,
+		.num_sge = 64,
+		.opcode = IBV_WR_SEND,
+	}, *bad;
+
+	ibv_post_send(qp, &wr, &bad);
 }
 
 /* Completions left over (flushes of a failed QP) are not the next's. */
