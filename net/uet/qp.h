@@ -33,6 +33,10 @@ struct uet_swqe {
 	u32 msn;		/* receive-consuming ops: message number */
 	u8 opcode;		/* IB_WR_* */
 	u32 npkts_sent;		/* packets built so far */
+	/* Its message number and read/atomic slot are taken: once, even if
+	 * building its first packet failed and is tried again.
+	 */
+	bool started;
 	bool segmented;		/* every packet built */
 	bool responded;		/* READ/atomic: the whole response arrived */
 	bool consumes_rmsg;

@@ -200,6 +200,7 @@ static void uet_req_fetch(struct uet_qp *qp)
 		w->sent = 0;
 		w->rcvd = 0;
 		w->npkts_sent = 0;
+		w->started = false;
 		w->segmented = false;
 		w->responded = false;
 		w->status = IB_WC_SUCCESS;
@@ -763,8 +764,16 @@ static void uet_req_send_new(struct uet_qp *qp, int *budget, u64 now)
 	while (*budget > 0 && req->jobs_head != req->jobs_tail &&
 	       uet_req_may_send(qp, now)) {
 		struct uet_rjob *job = &req->jobs[req->jobs_head & req->jobs_mask];
+		int err = uet_req_job_pkt(qp, job);
 
-		if (uet_req_job_pkt(qp, job)) {
+		if (err == -ENOMEM) {
+			/* Try again on the next run: the requester, whose
+			 * request we acknowledged, would only time out.
+			 */
+			uet_engine_kick(&qp->eng);
+			break;
+		}
+		if (err) {
 			/* The region went away under the READ: drop it, the
 			 * requester times out.
 			 */
@@ -788,7 +797,7 @@ static void uet_req_send_new(struct uet_qp *qp, int *budget, u64 now)
 		}
 		if (!uet_req_may_send(qp, now))
 			break;
-		if (!w->npkts_sent) {
+		if (!w->started) {
 			if (!uet_req_may_start(qp, w))
 				break;
 			if (w->rd_atomic && !req->rd_atomic++)
@@ -797,6 +806,7 @@ static void uet_req_send_new(struct uet_qp *qp, int *budget, u64 now)
 				w->msn = req->msn++;
 				req->rmsg++;
 			}
+			w->started = true;
 		}
 		if (uet_req_wqe_pkt(qp, w)) {
 			if (w->status != IB_WC_SUCCESS)
