@@ -154,6 +154,18 @@ static void uet_dealloc_driver(struct ib_device *ibdev)
 	uet_dev_release(udev);
 }
 
+/* Registered, not yet visible to clients: from here on an unregistration
+ * waits for ib_register_device() to return, so the list never holds a
+ * freed device (dealloc_driver takes it off).
+ */
+static int uet_enable_driver(struct ib_device *ibdev)
+{
+	mutex_lock(&uet_devs_lock);
+	list_add_tail(&to_udev(ibdev)->list, &uet_devs);
+	mutex_unlock(&uet_devs_lock);
+	return 0;
+}
+
 static const struct ib_device_ops uet_dev_ops = {
 	.owner = THIS_MODULE,
 	/* rdma-core binds its rxe provider by this id: see rxe_guard.c. */
@@ -170,6 +182,7 @@ static const struct ib_device_ops uet_dev_ops = {
 	.create_srq = uet_create_srq,
 	.create_user_ah = uet_create_ah,
 	.dealloc_driver = uet_dealloc_driver,
+	.enable_driver = uet_enable_driver,
 	.dealloc_pd = uet_dealloc_pd,
 	.dealloc_ucontext = uet_dealloc_ucontext,
 	.dereg_mr = uet_dereg_mr,
@@ -223,10 +236,15 @@ void uet_dev_put(struct uet_dev *udev)
 
 /* Registered devices, for netlink. */
 LIST_HEAD(uet_devs);
-/* Protects uet_devs and the devices' parameters; serialises the "already
- * bound?" check with registration in uet_dev_add().
+/* Protects uet_devs and the devices' parameters. Taken by dealloc_driver
+ * under the core's unregistration_lock, so never held across a
+ * registration, which takes that lock when it fails late.
  */
 DEFINE_MUTEX(uet_devs_lock);
+/* Serialises the "already bound?" check with registration: the core finds
+ * a device by its netdev only once registered.
+ */
+static DEFINE_MUTEX(uet_bind_lock);
 
 int uet_dev_add(const char *ibdev_name, struct net_device *ndev)
 {
@@ -239,7 +257,7 @@ int uet_dev_add(const char *ibdev_name, struct net_device *ndev)
 		return -EINVAL;
 	}
 
-	mutex_lock(&uet_devs_lock);
+	mutex_lock(&uet_bind_lock);
 	udev = uet_dev_get_by_netdev(ndev);
 	if (udev) {
 		uet_dev_put(udev);
@@ -295,17 +313,17 @@ int uet_dev_add(const char *ibdev_name, struct net_device *ndev)
 		err = ib_register_device(ibdev, ibdev_name, NULL);
 	if (err) {
 		/* With the ops set, ib_dealloc_device() calls dealloc_driver,
-		 * which releases the device and takes uet_devs_lock.
+		 * which takes the device off uet_devs if it got there and
+		 * releases it.
 		 */
-		mutex_unlock(&uet_devs_lock);
+		mutex_unlock(&uet_bind_lock);
 		ib_dealloc_device(ibdev);
 		return err;
 	}
-	list_add_tail(&udev->list, &uet_devs);
 	dev_info(&ibdev->dev, "bound to %s, port %s\n", ndev->name,
 		 uet_port_state_name(udev->port_state));
 out:
-	mutex_unlock(&uet_devs_lock);
+	mutex_unlock(&uet_bind_lock);
 	return err;
 }
 
