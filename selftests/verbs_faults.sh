@@ -6,12 +6,16 @@
 # makes the kernel allocate, in turn, through fail-nth (creates, resizes,
 # registration, the modifies to RTS, a WRITE's transmit path): each verb
 # returns an error or succeeds, an error leaves nothing behind, a WRITE is
-# only delayed, and the device still works after. run.sh fails
-# the test on a splat, the debug kernel's make check scans for leaks.
+# only delayed, and the device still works after. tools/testing/link_faults
+# does the same to "rdma link add". Then, under a verified transfer, the
+# allocations that may not sleep (softirq, timers) fail at a fixed
+# interval. run.sh fails the test on a splat, the debug kernel's make
+# check scans for leaks.
 . "$(dirname "$0")/lib.sh"
 
 TOOL=$UET_SELFTESTS/../tools/testing/verbs_faults
-[ -x "$TOOL" ] || skip "$TOOL not built (make -C tools)"
+LINK_TOOL=$UET_SELFTESTS/../tools/testing/link_faults
+[ -x "$TOOL" ] && [ -x "$LINK_TOOL" ] || skip "verbs_faults or link_faults not built (make -C tools)"
 [ -e /proc/self/fail-nth ] || skip "no fault injection in this kernel"
 D=/sys/kernel/debug
 [ -e $D/failslab ] || mount -t debugfs none $D || fail "no debugfs"
@@ -35,6 +39,8 @@ fi_set verbose=0 ignore-gfp-wait=N min-order=0 probability=0 times=-1 \
 on_exit "fi_set ignore-gfp-wait=Y min-order=1"
 
 uet_pair
+T=$(mktemp -d)
+on_exit "rm -rf $T"
 step "GIDs of 10.0.0.1 and 10.0.0.2 are in the tables" \
 	wait_for 5 bash -c 'ibdev_gid_index uet0 10.0.0.1 && ibdev_gid_index uet1 10.0.0.2'
 
@@ -49,4 +55,43 @@ run_tool() {
 step "every verb's allocations failed in turn: an error or a success, the device usable after" \
 	run_tool "$TOOL" uet0 "$(ibdev_gid_index uet0 10.0.0.1)" \
 	uet1 "$(ibdev_gid_index uet1 10.0.0.2)"
+
+step "a netdev for rdma link add: fi0 in namespace a" \
+	bash -c 'ip -n a link add fi0 type veth peer name fi1 && ip -n a link set fi0 up'
+# A registration allocates hundreds of times: 100 of them, every Sth from
+# a random offset (the seed is printed), fail in one run.
+step "... an error and no device, or a device, for each failed allocation" \
+	run_tool in_ns a "$LINK_TOOL" fi_uet fi0 100 "$RANDOM"
+
+# Under traffic: the allocations that may not sleep (the receive and ACK
+# paths in softirq, the timers' retransmissions, the transmit path's
+# packets and page fragments) fail, one in ATOMIC_INTERVAL, from the
+# moment A's QP is connected until a verified transfer of every op ends.
+# Every such failure is a lost packet for the transport to recover.
+ATOMIC_INTERVAL=40
+ATOMIC_TIMES=100000
+arm_when_connected() {
+	wait_for 120 bash -c 'rdma resource show qp | grep -q "link uet0/1 .*type RC.*state RTS"' &&
+		fi_set times=$ATOMIC_TIMES
+}
+slow_kernel_rto a:uet0 b:uet1
+fi_set ignore-gfp-wait=Y probability=100 interval=$ATOMIC_INTERVAL times=0 ||
+	fail "fault injection settings"
+retransmits() { echo $(($(uet_counter uet0 retransmits) + $(uet_counter uet1 retransmits))); }
+retx0=$(retransmits)
+arm_when_connected &
+armer=$!
+on_exit "kill $armer 2>/dev/null"
+rc=0
+uet_verify b uet1 a uet0 10.0.0.2 "$T/atomic" -o all -q 2 -b 8M -T 600 || rc=1
+kill $armer 2>/dev/null
+wait $armer
+left_slab=$(cat $D/failslab/times) left_page=$(cat $D/fail_page_alloc/times)
+fi_set times=0 interval=1
+step "a verified transfer of every op while atomic allocations failed" [ $rc -eq 0 ]
+injected=$((2 * ATOMIC_TIMES - left_slab - left_page))
+retx=$(($(retransmits) - retx0))
+log "$injected atomic allocations failed during the transfer, $retx packets retransmitted"
+step "... allocations did fail during it" [ "$injected" -gt 0 ]
+step "... and the QPs recovered what they lost: retransmissions" [ "$retx" -gt 0 ]
 exit 0

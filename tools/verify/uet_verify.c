@@ -46,6 +46,8 @@
 #define POLL_BATCH	32
 /* Busy polling looks at the control socket once per this many idle polls. */
 #define PUMP_EVERY	256
+/* Event mode arms the CQ again after this long asleep (wait_progress()). */
+#define EVENT_WAIT_MS	1000
 /* Scripts start both sides at once: keep retrying a refused connect. */
 #define CONNECT_TRIES	50
 
@@ -602,13 +604,16 @@ static void ctl_pump(struct ctx *c)
  * just returns so the caller polls again; event mode arms the CQ (the caller
  * must poll once more after arming, or a completion that raced the arming
  * would never wake us) and then sleeps on the CQ channel and the socket.
+ * Not for ever: the kernel drops a completion event it has no memory for
+ * (ib_uverbs_comp_handler allocates it with GFP_ATOMIC and gives up), and
+ * a CQ that fired is not armed until we arm it again.
  */
 static void wait_progress(struct ctx *c)
 {
 	struct pollfd pfd[2];
 	struct ibv_cq *cq;
 	void *cq_ctx;
-	int err;
+	int err, n;
 
 	if (!c->cfg.events) {
 		if (++c->idle % PUMP_EVERY == 0)
@@ -626,10 +631,16 @@ static void wait_progress(struct ctx *c)
 	pfd[0].events = POLLIN;
 	pfd[1].fd = c->sock;
 	pfd[1].events = POLLIN;
-	if (poll(pfd, 2, -1) < 0) {
+	n = poll(pfd, 2, EVENT_WAIT_MS);
+	if (n < 0) {
 		if (errno == EINTR)
 			return;
 		die(RC_FAIL, "poll: %s", strerror(errno));
+	}
+	/* Arm again and look: the event may have been lost. */
+	if (!n) {
+		c->cq_armed = false;
+		return;
 	}
 	if (pfd[0].revents) {
 		if (ibv_get_cq_event(c->chan, &cq, &cq_ctx))
