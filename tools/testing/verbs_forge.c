@@ -570,7 +570,11 @@ static size_t junk(uint8_t *p, size_t room, const struct side *a,
 		junk_tos(a, rand() % 2 ? 3 : 30 << 2 | (rand() & 3));
 		n = pack_req(p, 0, PSN_A + 0x80000000u * (rand() % 2) +
 			     rand() % 64, sq, dq, OP_WRITE, 0, 64);
-		put32(p + 44, 64 + rand() % 4096);	/* pay_len */
+		/* pay_len above the 64 bytes sent: a trimmed packet (64
+		 * alone made a valid WRITE with rkey 0 one time in 4096,
+		 * which the QP rightly failed with a remote access error).
+		 */
+		put32(p + 44, 65 + rand() % 4096);
 		return n;
 	case J_FRAGMENTED: /* larger than veth's MTU: reassembled, non-linear */
 		n = pack_req(p, 0, PSN_A + 0x80000000u, sq, dq, OP_WRITE, 0,
