@@ -10,6 +10,7 @@
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
 
+#include "mtu.h"
 #include "peer.h"
 #include "qp.h"
 #include "udp.h"

@@ -18,6 +18,7 @@
 #include <net/inet_ecn.h>
 #include <trace/events/uet.h>
 
+#include "mtu.h"
 #include "psn.h"
 #include "qp.h"
 #include "ud.h"

@@ -16,6 +16,7 @@
 #include <rdma/ib_mad.h>
 #include <trace/events/uet.h>
 
+#include "mtu.h"
 #include "qp.h"
 #include "ud.h"
 #include "udp.h"

@@ -3,7 +3,9 @@
  * Packing and parsing of on-wire headers. Parsers trust nothing: every
  * length is checked before a byte is read.
  */
+#include <linux/build_bug.h>
 #include <linux/errno.h>
+#include <linux/string.h>
 #include <asm/unaligned.h>
 
 #include "wire.h"
@@ -52,43 +54,6 @@ int uet_pds_req_parse(const void *buf, size_t len, struct uet_pds_req *req)
 	req->spdcid = get_unaligned_be16(&hdr->spdcid);
 	req->dpdcid = get_unaligned_be16(&hdr->dpdcid);
 	return sizeof(*hdr);
-}
-
-/* Largest IB MTU whose payload plus our worst-case headers fits the netdev MTU. */
-enum ib_mtu uet_ib_mtu(unsigned int netdev_mtu)
-{
-	enum ib_mtu mtu;
-
-	for (mtu = IB_MTU_4096; mtu > IB_MTU_256; mtu--)
-		if (ib_mtu_enum_to_int(mtu) + UET_MAX_HDR_LEN <= netdev_mtu)
-			break;
-	return mtu;
-}
-
-/* Payload bytes of an RC data packet on a path whose IB MTU is path_mtu
- * over a netdev of netdev_mtu. Every packet says where its payload goes
- * in the message, so RC need not cut messages at the IB MTU enum: it
- * fills what the netdev carries after the worst-case headers (at 1500,
- * 1392 bytes instead of 1024; at 9000, 8892 instead of 4096). A path MTU
- * asked below the port's is kept, as the limit of the path it names.
- *
- * A local destination (a uet device of this host) takes its packets from
- * udp.c's loopback path, never from the netdev nor IP: they are 64 KiB,
- * the largest frame TCP hands lo (GSO_LEGACY_MAX_SIZE), so a 64 KiB
- * WRITE is one packet.
- */
-u32 uet_rc_seg(enum ib_mtu path_mtu, unsigned int netdev_mtu, bool local)
-{
-	enum ib_mtu port = uet_ib_mtu(netdev_mtu);
-	u32 bytes = ib_mtu_enum_to_int(min(path_mtu, port));
-
-	if (path_mtu < port)
-		return bytes;
-	if (local)
-		return UET_RC_SEG_LOCAL;
-	if (netdev_mtu < bytes + UET_MAX_HDR_LEN)
-		return bytes;
-	return min_t(u32, netdev_mtu, UET_RC_SEG_MAX_MTU) - UET_MAX_HDR_LEN;
 }
 
 /* The PDS type of a packet, or -EBADMSG if it has no prologue. */

@@ -8,7 +8,6 @@
 
 #include <linux/sizes.h>
 #include <linux/types.h>
-#include <rdma/ib_verbs.h>
 
 /* PDS header types (UE spec 1.0 §3.5, prologue bits 15..11). */
 enum uet_pds_type {
@@ -304,13 +303,5 @@ int uet_verbs_parse(const void *buf, size_t len, struct uet_verbs_hdr *vh);
 #define UET_VERBS_HDR_MAX	48
 #define UET_MAX_HDR_LEN		(40 + 8 + sizeof(struct uet_pds_req_hdr) + \
 				 UET_VERBS_HDR_MAX)
-
-/* The largest netdev MTU whose payload RC fills: IPv4's largest packet. */
-#define UET_RC_SEG_MAX_MTU	65535
-/* RC payload to a local destination: 16 pages, so within MAX_SKB_FRAGS. */
-#define UET_RC_SEG_LOCAL	SZ_64K
-
-enum ib_mtu uet_ib_mtu(unsigned int netdev_mtu);
-u32 uet_rc_seg(enum ib_mtu path_mtu, unsigned int netdev_mtu, bool local);
 
 #endif /* _UET_WIRE_H */
