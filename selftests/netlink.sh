@@ -22,21 +22,28 @@ dev_json() { in_ns "$1" "$UET" -j dev show "$2"; }
 # jfield KEY: KEY of the first object of the JSON array on stdin.
 jfield() { python3 -c 'import json, sys; print(json.load(sys.stdin)[0][sys.argv[1]])' "$1"; }
 
-# A value for each parameter, none of them a default.
-PARAMS=(dscp_data 10 dscp_retx 12 dscp_control 46 dscp_trimmed 14 mpr 128
-	ack_every 8 ack_delay_us 100 dupthresh 5 nack_reorder_pkts 32
-	nack_reorder_us 8000 rto_min_us 20000 rto_max_us 4000000 rto_linear 3
-	entropy_count 64 cc nscc lb reps reps_ring 4 reps_freeze_us 5000
-	probe_interval_us 20000 train_pkts 4 flowlet_pkts 8)
+# dev_params NS DEV: "NAME VALUE" for each numeric parameter the kernel
+# describes, a value of its range other than the default.
+dev_params() {
+	in_ns "$1" "$UET" -j -d dev show "$2" | python3 -c 'import json, sys
+for n, p in json.load(sys.stdin)[0]["params"].items():
+    print(n, p["default"] + 1 if p["default"] < p["max"] else p["default"] - 1)'
+}
 
-# roundtrip: set them all at once; show gives each back, text and JSON.
+# roundtrip: every numeric parameter the kernel lists, and cc and lb, set
+# at once; show gives each back, text and JSON.
 roundtrip() {
 	local i name val text json
-	in_ns a "$UET" dev set uet0 "${PARAMS[@]}" || return 1
+	local -a params
+	read -ra params <<<"$(dev_params a uet0 | tr '\n' ' ')"
+	# At least the 19 numeric parameters uet-dev.rst listed first.
+	[ ${#params[@]} -ge 38 ] || { echo "only ${#params[@]} words: ${params[*]}"; return 1; }
+	params+=(cc nscc lb reps)
+	in_ns a "$UET" dev set uet0 "${params[@]}" || return 1
 	text=$(in_ns a "$UET" dev show uet0) || return 1
 	json=$(dev_json a uet0) || return 1
-	for ((i = 0; i < ${#PARAMS[@]}; i += 2)); do
-		name=${PARAMS[i]} val=${PARAMS[i + 1]}
+	for ((i = 0; i < ${#params[@]}; i += 2)); do
+		name=${params[i]} val=${params[i + 1]}
 		grep -Eq "(^|[[:space:]])$name $val([[:space:]]|$)" <<<"$text" ||
 			{ echo "text: $name is not $val"; echo "$text"; return 1; }
 	done
@@ -48,8 +55,17 @@ for name, val in zip(sys.argv[2::2], sys.argv[3::2]):
     if str(d.get(name)) != val:
         print("JSON: %s is not %s" % (name, val))
         bad = 1
-sys.exit(bad)' "$json" "${PARAMS[@]}" || { echo "$json"; return 1; }
-	echo "# ${#PARAMS[@]} words set, each shown back"
+sys.exit(bad)' "$json" "${params[@]}" || { echo "$json"; return 1; }
+	echo "# ${#params[@]} words set, each shown back"
+}
+
+# details: -d shows each parameter's range, default and when it applies.
+details() {
+	local text
+	text=$(in_ns a "$UET" -d dev show uet0) || return 1
+	grep -Eq "^ +mpr [0-9]+ \(1\.\.4096, default 256, new QPs\)$" <<<"$text" &&
+		grep -Eq "^ +dscp_data [0-9]+ \(0\.\.63, default 26, at once\)$" <<<"$text" ||
+		{ echo "$text"; return 1; }
 }
 
 # ccparam: a congestion control parameter round-trips too.
@@ -82,13 +98,22 @@ step "uet dev show in a lists uet0 bound to veth0" \
 	bash -c "[ \"\$(ip netns exec a $UET -j dev show | python3 -c \
 		'import json, sys; print(\" \".join(d[\"dev\"] + \":\" + d[\"netdev\"] for d in json.load(sys.stdin)))')\" = uet0:veth0 ]"
 defaults=$(dev_json a uet0)
+described=$(in_ns a "$UET" -j -d dev show uet0)
 step "every parameter round-trips" roundtrip
+step "-d shows ranges and defaults" details
+range_told() {
+	local out
+	! out=$(in_ns a "$UET" dev set uet0 mpr 5000 2>&1) &&
+		grep -q "Error: parameter value out of range (valid: 1..4096)" <<<"$out" &&
+		echo "# $out"
+}
+step "a value out of range is refused with the range" range_told
 step "cc-params round-trip" ccparam
 bad_sets=("dscp_data 64" "mpr 0" "mpr 5000" "ack_every 0" "ack_delay_us 0"
 	"dupthresh 65" "rto_min_us 999" "rto_linear 17" "entropy_count 0" "entropy_count 16385"
 	"rto_min_us 5000000" "rto_max_us 19999" "cc cubic" "lb ecmp"
 	"reps_ring 33" "train_pkts 0" "train_pkts 65" "flowlet_pkts 0" "cc-param base_rtt_us 0"
-	"cc-param no_such_param 1" "ack_every 4 dscp_data 99")
+	"cc-param no_such_param 1" "no_such_param 1" "ack_every 4 dscp_data 99")
 # The debug kernel takes 5-10 s per command: there, a rule between two
 # parameters, a cc-param and a set that fails half-way.
 stock_kernel ||
@@ -106,10 +131,11 @@ step "an unknown device is refused with a message" unknown
 
 # Permissions and namespaces, which no traffic changes: on stock only.
 if stock_kernel; then
+	ack_every=$(dev_json a uet0 | jfield ack_every)
 	step "without CAP_NET_ADMIN, uet dev set is refused" \
 		bash -c "ip netns exec a setpriv --reuid=65534 --regid=65534 --clear-groups \
 			$UET dev set uet0 ack_every 4 2>&1 | grep -q 'Operation not permitted'"
-	step "... and changed nothing" test "$(dev_json a uet0 | jfield ack_every)" = 8
+	step "... and changed nothing" test "$(dev_json a uet0 | jfield ack_every)" = "$ack_every"
 	step "without CAP_NET_ADMIN, uet dev show works" \
 		in_ns a setpriv --reuid=65534 --regid=65534 --clear-groups "$UET" dev show uet0
 
@@ -127,13 +153,10 @@ restore() {
 	local args
 	args=$(python3 -c 'import json, sys
 d = json.loads(sys.argv[1])[0]
-keys = ("dscp_data dscp_retx dscp_control dscp_trimmed mpr ack_every ack_delay_us "
-	"dupthresh nack_reorder_pkts nack_reorder_us rto_min_us rto_max_us rto_linear "
-	"entropy_count cc lb reps_ring reps_freeze_us probe_interval_us train_pkts "
-	"flowlet_pkts").split()
+keys = list(json.loads(sys.argv[2])[0]["params"]) + ["cc", "lb"]
 cc = [f"cc-param {a}.{n} {v}" for a, ps in d.get("cc_params", {}).items()
       for n, v in ps.items()]
-print(" ".join([f"{k} {d[k]}" for k in keys] + cc))' "$defaults") || return 1
+print(" ".join([f"{k} {d[k]}" for k in keys] + cc))' "$defaults" "$described") || return 1
 	# shellcheck disable=SC2086
 	in_ns a "$UET" dev set uet0 $args && [ "$(dev_json a uet0)" = "$defaults" ]
 }

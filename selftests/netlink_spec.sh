@@ -57,4 +57,18 @@ sys.exit(not any(d.get("name") == "uet0" and d.get("netdev-name") == "veth0" for
 		{ echo "$out"; return 1; }
 }
 step "YNL's cli dumps uet0 (on veth0) with dev-get" ynl_dump_names_uet0
-exit 0
+
+# dev-set takes each numeric parameter as its own attribute too, with
+# the range the policy gives it.
+ynl_set() {
+	in_ns a python3 "$ynl/tools/net/ynl/cli.py" --spec "$spec" \
+		--schema "$schema" --do dev-set --json "$1"
+}
+mpr_is() {
+	[ "$(in_ns a "$top/tools/uet/uet" -j dev show uet0 | python3 -c \
+		'import json, sys; print(json.load(sys.stdin)[0]["mpr"])')" = "$1" ]
+}
+set_mpr_128() { ynl_set '{"name": "uet0", "mpr": 128}' >/dev/null && mpr_is 128; }
+refused_mpr_0() { ! ynl_set '{"name": "uet0", "mpr": 0}' && mpr_is 128; }
+step "dev-set by attribute: mpr 128" set_mpr_128
+step "dev-set by attribute: mpr 0 refused, mpr unchanged" refused_mpr_0

@@ -33,63 +33,50 @@ static const struct nla_policy uet_nl_dev_get_policy[UET_A_DEV_NAME + 1] = {
 
 static const struct nla_policy uet_nl_cc_param_policy[UET_A_CC_PARAM_MAX + 1] = {
 	[UET_A_CC_PARAM_ALGO] = { .type = NLA_NUL_STRING,
-				  .len = UET_PARAM_NAME_LEN - 1 },
+				  .len = UET_ALGO_NAME_LEN - 1 },
 	[UET_A_CC_PARAM_NAME] = { .type = NLA_NUL_STRING, .len = 63 },
 	[UET_A_CC_PARAM_VALUE] = { .type = NLA_U32 },
 };
 
-/* Ranges beyond what a policy's s16 bounds hold. */
-static struct netlink_range_validation uet_nl_ack_delay_range = {
-	.min = 1, .max = 100000,
+static const struct nla_policy uet_nl_param_policy[UET_A_PARAM_VALUE + 1] = {
+	[UET_A_PARAM_NAME] = { .type = NLA_NUL_STRING,
+			       .len = UET_PARAM_NAME_LEN - 1 },
+	[UET_A_PARAM_VALUE] = { .type = NLA_U32 },
 };
 
-static struct netlink_range_validation uet_nl_nack_reorder_range = {
-	.min = 1, .max = 10000000,
-};
-
-static struct netlink_range_validation uet_nl_rto_range = {
-	.min = 1000, .max = 60000000,
-};
-
-static struct netlink_range_validation uet_nl_freeze_range = {
-	.min = 100, .max = 10000000,
-};
-
-static const struct nla_policy uet_nl_dev_set_policy[UET_A_DEV_FLOWLET_PKTS + 1] = {
+/* The numeric parameters' entries come from uet_param_descs[], filled in
+ * by uet_nl_init() before the family is registered.
+ */
+static struct nla_policy uet_nl_dev_set_policy[UET_A_DEV_MAX + 1] __ro_after_init = {
 	[UET_A_DEV_INDEX] = { .type = NLA_U32 },
 	[UET_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = UET_NL_NAME_MAX },
-	[UET_A_DEV_DSCP_DATA] = NLA_POLICY_MAX(NLA_U8, 63),
-	[UET_A_DEV_DSCP_RETX] = NLA_POLICY_MAX(NLA_U8, 63),
-	[UET_A_DEV_DSCP_CONTROL] = NLA_POLICY_MAX(NLA_U8, 63),
-	[UET_A_DEV_DSCP_TRIMMED] = NLA_POLICY_MAX(NLA_U8, 63),
-	[UET_A_DEV_MPR] = NLA_POLICY_RANGE(NLA_U32, 1, UET_PDC_WIN_MAX),
-	[UET_A_DEV_ACK_EVERY] = NLA_POLICY_RANGE(NLA_U32, 1, UET_PDC_WIN_MAX),
-	[UET_A_DEV_ACK_DELAY_US] =
-		NLA_POLICY_FULL_RANGE(NLA_U32, &uet_nl_ack_delay_range),
-	[UET_A_DEV_DUPTHRESH] = NLA_POLICY_RANGE(NLA_U32, 1, 64),
-	[UET_A_DEV_NACK_REORDER_PKTS] = NLA_POLICY_RANGE(NLA_U32, 1,
-							 UET_PDC_WIN_MAX),
-	[UET_A_DEV_NACK_REORDER_US] =
-		NLA_POLICY_FULL_RANGE(NLA_U32, &uet_nl_nack_reorder_range),
-	[UET_A_DEV_RTO_MIN_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_nl_rto_range),
-	[UET_A_DEV_RTO_MAX_US] = NLA_POLICY_FULL_RANGE(NLA_U32, &uet_nl_rto_range),
-	[UET_A_DEV_RTO_LINEAR] = NLA_POLICY_MAX(NLA_U32, 16),
-	[UET_A_DEV_ENTROPY_COUNT] = NLA_POLICY_RANGE(NLA_U32, 1,
-						     UET_LB_EV_SPACE),
 	[UET_A_DEV_CC] = { .type = NLA_NUL_STRING,
-			   .len = UET_PARAM_NAME_LEN - 1 },
+			   .len = UET_ALGO_NAME_LEN - 1 },
 	[UET_A_DEV_LB] = { .type = NLA_NUL_STRING,
-			   .len = UET_PARAM_NAME_LEN - 1 },
-	[UET_A_DEV_REPS_RING] = NLA_POLICY_RANGE(NLA_U32, 1,
-						 UET_LB_REPS_RING_MAX),
-	[UET_A_DEV_REPS_FREEZE_US] =
-		NLA_POLICY_FULL_RANGE(NLA_U32, &uet_nl_freeze_range),
-	[UET_A_DEV_PROBE_INTERVAL_US] =
-		NLA_POLICY_FULL_RANGE(NLA_U32, &uet_nl_freeze_range),
+			   .len = UET_ALGO_NAME_LEN - 1 },
 	[UET_A_DEV_CC_PARAM] = NLA_POLICY_NESTED(uet_nl_cc_param_policy),
-	[UET_A_DEV_TRAIN_PKTS] = NLA_POLICY_RANGE(NLA_U32, 1, UET_TRAIN_MAX_PKTS),
-	[UET_A_DEV_FLOWLET_PKTS] = NLA_POLICY_RANGE(NLA_U32, 1, UET_TRAIN_MAX_PKTS),
+	[UET_A_DEV_PARAM] = NLA_POLICY_NESTED(uet_nl_param_policy),
 };
+
+/* The ranges uet_nl_dev_set_policy points at, by uet_param_descs[] index. */
+static struct netlink_range_validation uet_nl_param_ranges[UET_PARAMS_MAX] __ro_after_init;
+
+static void __init uet_nl_param_policy_init(void)
+{
+	const struct uet_param_desc *d;
+	struct nla_policy *pol;
+	unsigned int i;
+
+	for (i = 0; i < uet_param_count; i++) {
+		d = &uet_param_descs[i];
+		pol = &uet_nl_dev_set_policy[d->attr];
+		pol->type = d->type == UET_PARAM_U8 ? NLA_U8 : NLA_U32;
+		pol->validation_type = NLA_VALIDATE_RANGE_PTR;
+		uet_nl_param_ranges[i].min = d->min;
+		uet_nl_param_ranges[i].max = d->max;
+		pol->range = &uet_nl_param_ranges[i];
+	}
+}
 
 static const struct nla_policy uet_nl_qp_get_policy[UET_A_QP_QPN + 1] = {
 	[UET_A_QP_DEV_INDEX] = { .type = NLA_U32 },
@@ -102,9 +89,9 @@ static const struct nla_policy uet_nl_qp_set_policy[UET_A_QP_CC + 1] = {
 	[UET_A_QP_DEV_NAME] = { .type = NLA_NUL_STRING, .len = UET_NL_NAME_MAX },
 	[UET_A_QP_QPN] = { .type = NLA_U32 },
 	[UET_A_QP_LB] = { .type = NLA_NUL_STRING,
-			  .len = UET_PARAM_NAME_LEN - 1 },
+			  .len = UET_ALGO_NAME_LEN - 1 },
 	[UET_A_QP_CC] = { .type = NLA_NUL_STRING,
-			  .len = UET_PARAM_NAME_LEN - 1 },
+			  .len = UET_ALGO_NAME_LEN - 1 },
 };
 
 static struct net *uet_dev_net(const struct uet_dev *udev)
@@ -175,29 +162,38 @@ static int uet_nl_put_cc_params(struct sk_buff *skb,
 	return 0;
 }
 
+/* A parameter's own attribute, and its description by name. */
+static int uet_nl_put_param(struct sk_buff *skb, const struct uet_params *p,
+			    const struct uet_param_desc *d)
+{
+	u32 val = uet_param_read(p, d);
+	struct nlattr *nest;
+
+	if (d->type == UET_PARAM_U8 ? nla_put_u8(skb, d->attr, val) :
+				      nla_put_u32(skb, d->attr, val))
+		return -EMSGSIZE;
+	nest = nla_nest_start(skb, UET_A_DEV_PARAM);
+	if (!nest ||
+	    nla_put_string(skb, UET_A_PARAM_NAME, d->name) ||
+	    nla_put_u32(skb, UET_A_PARAM_VALUE, val) ||
+	    nla_put_u32(skb, UET_A_PARAM_RANGE_MIN, d->min) ||
+	    nla_put_u32(skb, UET_A_PARAM_RANGE_MAX, d->max) ||
+	    nla_put_u32(skb, UET_A_PARAM_DEFAULT, d->def) ||
+	    (d->new_qps && nla_put_flag(skb, UET_A_PARAM_NEW_QPS)))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
 static int uet_nl_put_params(struct sk_buff *skb, const struct uet_params *p)
 {
-	if (nla_put_u8(skb, UET_A_DEV_DSCP_DATA, p->dscp_data) ||
-	    nla_put_u8(skb, UET_A_DEV_DSCP_RETX, p->dscp_retx) ||
-	    nla_put_u8(skb, UET_A_DEV_DSCP_CONTROL, p->dscp_control) ||
-	    nla_put_u8(skb, UET_A_DEV_DSCP_TRIMMED, p->dscp_trimmed) ||
-	    nla_put_u32(skb, UET_A_DEV_MPR, p->mpr) ||
-	    nla_put_u32(skb, UET_A_DEV_ACK_EVERY, p->ack_every) ||
-	    nla_put_u32(skb, UET_A_DEV_ACK_DELAY_US, p->ack_delay_us) ||
-	    nla_put_u32(skb, UET_A_DEV_DUPTHRESH, p->dupthresh) ||
-	    nla_put_u32(skb, UET_A_DEV_NACK_REORDER_PKTS, p->nack_reorder_pkts) ||
-	    nla_put_u32(skb, UET_A_DEV_NACK_REORDER_US, p->nack_reorder_us) ||
-	    nla_put_u32(skb, UET_A_DEV_RTO_MIN_US, p->rto_min_us) ||
-	    nla_put_u32(skb, UET_A_DEV_RTO_MAX_US, p->rto_max_us) ||
-	    nla_put_u32(skb, UET_A_DEV_RTO_LINEAR, p->rto_linear) ||
-	    nla_put_u32(skb, UET_A_DEV_ENTROPY_COUNT, p->entropy_count) ||
-	    nla_put_string(skb, UET_A_DEV_CC, p->cc->name) ||
-	    nla_put_string(skb, UET_A_DEV_LB, p->lb->name) ||
-	    nla_put_u32(skb, UET_A_DEV_REPS_RING, p->reps_ring) ||
-	    nla_put_u32(skb, UET_A_DEV_REPS_FREEZE_US, p->reps_freeze_us) ||
-	    nla_put_u32(skb, UET_A_DEV_PROBE_INTERVAL_US, p->probe_interval_us) ||
-	    nla_put_u32(skb, UET_A_DEV_TRAIN_PKTS, p->train_pkts) ||
-	    nla_put_u32(skb, UET_A_DEV_FLOWLET_PKTS, p->flowlet_pkts))
+	unsigned int i;
+
+	for (i = 0; i < uet_param_count; i++)
+		if (uet_nl_put_param(skb, p, &uet_param_descs[i]))
+			return -EMSGSIZE;
+	if (nla_put_string(skb, UET_A_DEV_CC, p->cc->name) ||
+	    nla_put_string(skb, UET_A_DEV_LB, p->lb->name))
 		return -EMSGSIZE;
 	return uet_nl_put_cc_params(skb, p);
 }
@@ -391,16 +387,64 @@ static int uet_nl_cc_params(const struct uet_params *p,
 	return 0;
 }
 
-static void uet_nl_set_u32(u32 *field, const struct nlattr *attr)
+/* The numeric parameters of a dev-set, by their own attributes (the
+ * policy checked their range) or by name in UET_A_DEV_PARAM nests: into
+ * @val, which holds the device's values, with @set marking the new ones.
+ */
+static int uet_nl_params(struct genl_info *info, u32 *val, unsigned long *set)
 {
-	if (attr)
-		WRITE_ONCE(*field, nla_get_u32(attr));
-}
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr *tb[UET_A_PARAM_VALUE + 1];
+	const struct uet_param_desc *d;
+	char name[UET_PARAM_NAME_LEN];
+	struct nlattr *nest, *attr;
+	unsigned int i;
+	int rem, err;
 
-static void uet_nl_set_u8(u8 *field, const struct nlattr *attr)
-{
-	if (attr)
-		WRITE_ONCE(*field, nla_get_u8(attr));
+	for (i = 0; i < uet_param_count; i++) {
+		d = &uet_param_descs[i];
+		attr = info->attrs[d->attr];
+		if (!attr)
+			continue;
+		val[i] = d->type == UET_PARAM_U8 ? nla_get_u8(attr) :
+						   nla_get_u32(attr);
+		__set_bit(i, set);
+	}
+	nlmsg_for_each_attr(nest, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(nest) != UET_A_DEV_PARAM)
+			continue;
+		err = nla_parse_nested(tb, UET_A_PARAM_VALUE, nest,
+				       uet_nl_param_policy, extack);
+		if (err)
+			return err;
+		if (!tb[UET_A_PARAM_NAME] || !tb[UET_A_PARAM_VALUE]) {
+			NL_SET_ERR_MSG_ATTR(extack, nest,
+					    "param needs a name and a value");
+			return -EINVAL;
+		}
+		nla_strscpy(name, tb[UET_A_PARAM_NAME], sizeof(name));
+		d = uet_param_find(name);
+		if (!d) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[UET_A_PARAM_NAME],
+					    "unknown parameter");
+			return -EINVAL;
+		}
+		i = d - uet_param_descs;
+		if (__test_and_set_bit(i, set)) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[UET_A_PARAM_NAME],
+					    "parameter given twice");
+			return -EINVAL;
+		}
+		val[i] = nla_get_u32(tb[UET_A_PARAM_VALUE]);
+		if (val[i] < d->min || val[i] > d->max) {
+			/* The policy says the range to whoever reads it. */
+			NL_SET_ERR_MSG_ATTR_POL(extack, tb[UET_A_PARAM_VALUE],
+						&uet_nl_dev_set_policy[d->attr],
+						"parameter value out of range");
+			return -ERANGE;
+		}
+	}
+	return 0;
 }
 
 static int uet_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
@@ -411,10 +455,14 @@ static int uet_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 	const struct uet_lb_ops *lb = NULL;
 	const struct uet_cc_ops *cc = NULL;
 	int err = 0, i, ncc_set = 0;
-	char name[UET_PARAM_NAME_LEN];
+	char name[UET_ALGO_NAME_LEN];
 	struct uet_params *p;
 	struct uet_dev *udev;
-	u32 rto_min, rto_max;
+	DECLARE_BITMAP(set, UET_PARAMS_MAX) = { 0 };
+	const struct uet_param_desc *d;
+	u32 val[UET_PARAMS_MAX];
+	unsigned int pi;
+	const char *why;
 
 	mutex_lock(&uet_devs_lock);
 	udev = uet_nl_find_dev(genl_info_net(info), a[UET_A_DEV_INDEX],
@@ -426,14 +474,20 @@ static int uet_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 	p = &udev->params;
 
 	/* Check everything before changing anything. */
-	rto_min = a[UET_A_DEV_RTO_MIN_US] ?
-		  nla_get_u32(a[UET_A_DEV_RTO_MIN_US]) : p->rto_min_us;
-	rto_max = a[UET_A_DEV_RTO_MAX_US] ?
-		  nla_get_u32(a[UET_A_DEV_RTO_MAX_US]) : p->rto_max_us;
-	if (rto_min > rto_max) {
-		NL_SET_ERR_MSG_ATTR(extack, a[UET_A_DEV_RTO_MIN_US] ?:
-				    a[UET_A_DEV_RTO_MAX_US],
-				    "rto_min_us must not exceed rto_max_us");
+	for (pi = 0; pi < uet_param_count; pi++)
+		val[pi] = uet_param_read(p, &uet_param_descs[pi]);
+	err = uet_nl_params(info, val, set);
+	if (err)
+		goto out;
+	why = uet_params_check(val, &d);
+	if (why) {
+		/* NL_SET_ERR_MSG_ATTR() takes literals; why is a static
+		 * string of params.c's.
+		 */
+		if (extack) {
+			extack->_msg = why;
+			extack->bad_attr = a[d->attr];
+		}
 		err = -EINVAL;
 		goto out;
 	}
@@ -461,25 +515,9 @@ static int uet_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		}
 	}
 
-	uet_nl_set_u8(&p->dscp_data, a[UET_A_DEV_DSCP_DATA]);
-	uet_nl_set_u8(&p->dscp_retx, a[UET_A_DEV_DSCP_RETX]);
-	uet_nl_set_u8(&p->dscp_control, a[UET_A_DEV_DSCP_CONTROL]);
-	uet_nl_set_u8(&p->dscp_trimmed, a[UET_A_DEV_DSCP_TRIMMED]);
-	uet_nl_set_u32(&p->mpr, a[UET_A_DEV_MPR]);
-	uet_nl_set_u32(&p->ack_every, a[UET_A_DEV_ACK_EVERY]);
-	uet_nl_set_u32(&p->ack_delay_us, a[UET_A_DEV_ACK_DELAY_US]);
-	uet_nl_set_u32(&p->dupthresh, a[UET_A_DEV_DUPTHRESH]);
-	uet_nl_set_u32(&p->nack_reorder_pkts, a[UET_A_DEV_NACK_REORDER_PKTS]);
-	uet_nl_set_u32(&p->nack_reorder_us, a[UET_A_DEV_NACK_REORDER_US]);
-	uet_nl_set_u32(&p->rto_min_us, a[UET_A_DEV_RTO_MIN_US]);
-	uet_nl_set_u32(&p->rto_max_us, a[UET_A_DEV_RTO_MAX_US]);
-	uet_nl_set_u32(&p->rto_linear, a[UET_A_DEV_RTO_LINEAR]);
-	uet_nl_set_u32(&p->entropy_count, a[UET_A_DEV_ENTROPY_COUNT]);
-	uet_nl_set_u32(&p->reps_ring, a[UET_A_DEV_REPS_RING]);
-	uet_nl_set_u32(&p->reps_freeze_us, a[UET_A_DEV_REPS_FREEZE_US]);
-	uet_nl_set_u32(&p->probe_interval_us, a[UET_A_DEV_PROBE_INTERVAL_US]);
-	uet_nl_set_u32(&p->train_pkts, a[UET_A_DEV_TRAIN_PKTS]);
-	uet_nl_set_u32(&p->flowlet_pkts, a[UET_A_DEV_FLOWLET_PKTS]);
+	for (pi = 0; pi < uet_param_count; pi++)
+		if (test_bit(pi, set))
+			uet_param_write(p, &uet_param_descs[pi], val[pi]);
 	for (i = 0; i < ncc_set; i++)
 		WRITE_ONCE(p->cc_params[cc_set[i].algo][cc_set[i].param],
 			   cc_set[i].value);
@@ -657,7 +695,7 @@ static int uet_nl_qp_set_doit(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr **a = info->attrs;
 	const struct uet_lb_ops *lb = NULL;
 	const struct uet_cc_ops *cc = NULL;
-	char name[UET_PARAM_NAME_LEN];
+	char name[UET_ALGO_NAME_LEN];
 	struct uet_dev *udev;
 	struct uet_qp *qp;
 	int err = 0;
@@ -865,6 +903,7 @@ void uet_nl_qp_error(struct uet_qp *qp)
 
 int __init uet_nl_init(void)
 {
+	uet_nl_param_policy_init();
 	return genl_register_family(&uet_nl_family);
 }
 

@@ -1,58 +1,94 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Defaults of the device parameters, and where each comes from.
+ * The device parameters: one table entry each (name, attribute, range,
+ * default and where the default comes from), and the rules between them.
+ * Documentation/uet/uet-dev.rst has the same table for users; the YNL
+ * spec lists each attribute with the same range (selftests/netlink_spec.sh
+ * compares it with the policy netlink.c makes from this table).
  */
+#include <linux/string.h>
+#include <linux/uet.h>
 
 #include "lb.h"
 #include "params.h"
+#include "pdc.h"
+#include "train.h"
 
-void uet_params_init(struct uet_params *p)
-{
-	u32 i, j;
+#define UET_PARAM(ATTR, field, lo, hi, dflt, qps) {			\
+	.name = #field,							\
+	.attr = UET_A_DEV_##ATTR,					\
+	.type = sizeof_field(struct uet_params, field) == 1 ?		\
+		UET_PARAM_U8 : UET_PARAM_U32,				\
+	.new_qps = qps,							\
+	.offset = offsetof(struct uet_params, field) +			\
+		  BUILD_BUG_ON_ZERO(sizeof_field(struct uet_params, field) != 1 && \
+				    sizeof_field(struct uet_params, field) != 4), \
+	.min = lo,							\
+	.max = hi,							\
+	.def = dflt,							\
+}
 
-	/* DSCPs: AF31 for data, AF32 for retransmissions (a class sch_uet
-	 * serves first), CS6 for control as NVIDIA's RoCE NICs send their
-	 * CNPs (DSCP 48), AF33 for trimmed packets; the same
-	 * values are sch_uet's defaults (Documentation/uet/sch_uet.rst).
+/* Applies to every QP at once, or to the QPs created after the change. */
+#define UET_PARAM_NOW(ATTR, field, lo, hi, dflt) \
+	UET_PARAM(ATTR, field, lo, hi, dflt, false)
+#define UET_PARAM_NEW_QPS(ATTR, field, lo, hi, dflt) \
+	UET_PARAM(ATTR, field, lo, hi, dflt, true)
+
+/* In the order "uet dev show" prints them. */
+const struct uet_param_desc uet_param_descs[] = {
+	/* AF31 for data, AF32 for retransmissions (a class sch_uet serves
+	 * first), CS6 for control as NVIDIA's RoCE NICs send their CNPs
+	 * (DSCP 48), AF33 for trimmed packets; the same values are
+	 * sch_uet's defaults (Documentation/uet/sch_uet.rst).
 	 */
-	p->dscp_data = 26;
-	p->dscp_retx = 28;
-	p->dscp_control = 48;
-	p->dscp_trimmed = 30;
+	UET_PARAM_NOW(DSCP_DATA, dscp_data, 0, 63, 26),
+	UET_PARAM_NOW(DSCP_RETX, dscp_retx, 0, 63, 28),
+	UET_PARAM_NOW(DSCP_CONTROL, dscp_control, 0, 63, 48),
+	UET_PARAM_NOW(DSCP_TRIMMED, dscp_trimmed, 0, 63, 30),
 	/* A few BDP of a 100 Gb/s, 10 us fabric in 4 KiB packets, which is
-	 * what NSCC's MaxWnd of 1.5 BDP needs with headroom (UE 1.0 3.6.13).
+	 * what NSCC's MaxWnd of 1.5 BDP needs with headroom (UE 1.0
+	 * section 3.6.13).
 	 */
-	p->mpr = 256;
+	UET_PARAM_NEW_QPS(MPR, mpr, 1, UET_PDC_WIN_MAX, 256),
 	/* Coalescing that keeps ACK traffic near 1/16 of data, as a NIC
 	 * acknowledging every 64 KiB of 4 KiB packets does.
 	 */
-	p->ack_every = 16;
+	UET_PARAM_NOW(ACK_EVERY, ack_every, 1, UET_PDC_WIN_MAX, 16),
 	/* No source gives one. The hold adapts to the packets' spacing
 	 * (resp.c); this caps it at a fifth of the default rto_min_us, so
 	 * that a sender's timer never waits on a held ACK.
 	 */
-	p->ack_delay_us = 10000;
+	UET_PARAM_NOW(ACK_DELAY_US, ack_delay_us, 1, 100000, 10000),
 	/* TCP's duplicate-ACK threshold (RFC 5681) for the SACK loss rule. */
-	p->dupthresh = 3;
-	p->nack_reorder_pkts = 16;
-	p->nack_reorder_us = 4000;
-	/* Software endpoints on a shared host: tens of ms of scheduling
-	 * noise, so not UET's microseconds; 2 s cap as TCP's RTO backoff.
+	UET_PARAM_NOW(DUPTHRESH, dupthresh, 1, 64, 3),
+	/* No source gives these: a hole overtaken by as many packets as
+	 * one ACK covers (ack_every), and older than 4 ms.
 	 */
-	p->rto_min_us = 50000;
-	p->rto_max_us = 2000000;
-	p->rto_linear = 2;
-	p->entropy_count = UET_LB_EV_COUNT_DEFAULT;
-	p->reps_ring = UET_LB_REPS_RING_DEFAULT;
-	p->reps_freeze_us = UET_LB_REPS_FREEZE_US_DEFAULT;
+	UET_PARAM_NOW(NACK_REORDER_PKTS, nack_reorder_pkts, 1,
+		      UET_PDC_WIN_MAX, 16),
+	UET_PARAM_NOW(NACK_REORDER_US, nack_reorder_us, 1, 10000000, 4000),
+	/* Software endpoints on a shared host: tens of ms of scheduling
+	 * noise, so not UET's microseconds; 2 s cap as TCP's RTO backoff
+	 * (RFC 6298).
+	 */
+	UET_PARAM_NOW(RTO_MIN_US, rto_min_us, 1000, 60000000, 50000),
+	UET_PARAM_NOW(RTO_MAX_US, rto_max_us, 1000, 60000000, 2000000),
+	UET_PARAM_NOW(RTO_LINEAR, rto_linear, 0, 16, 2),
+	UET_PARAM_NEW_QPS(ENTROPY_COUNT, entropy_count, 1, UET_LB_EV_SPACE,
+			  UET_LB_EV_COUNT_DEFAULT),
+	UET_PARAM_NOW(REPS_RING, reps_ring, 1, UET_LB_REPS_RING_MAX,
+		      UET_LB_REPS_RING_DEFAULT),
+	UET_PARAM_NOW(REPS_FREEZE_US, reps_freeze_us, 100, 10000000,
+		      UET_LB_REPS_FREEZE_US_DEFAULT),
 	/* No source gives one: as long as a REPS freeze, so a path that
 	 * comes back is in use again about when REPS explores anew.
 	 */
-	p->probe_interval_us = 10000;
+	UET_PARAM_NOW(PROBE_INTERVAL_US, probe_interval_us, 100, 10000000,
+		      10000),
 	/* As many MTU 1500 packets as one skb's fragments hold (train.c):
 	 * a sixteenth of the per-packet cost through IP and the netdev.
 	 */
-	p->train_pkts = 16;
+	UET_PARAM_NOW(TRAIN_PKTS, train_pkts, 1, UET_TRAIN_MAX_PKTS, 16),
 	/* Spraying per packet, as UE's oblivious spraying and REPS pick a
 	 * value per packet (UE 1.0 section 3.6.16): a train shares one
 	 * value, so a spraying QP sends no trains unless this allows it.
@@ -60,7 +96,60 @@ void uet_params_init(struct uet_params *p)
 	 * instead of +- 0.7%, and overran their buffers in
 	 * multipath_spray.)
 	 */
-	p->flowlet_pkts = 1;
+	UET_PARAM_NOW(FLOWLET_PKTS, flowlet_pkts, 1, UET_TRAIN_MAX_PKTS, 1),
+};
+
+const unsigned int uet_param_count = ARRAY_SIZE(uet_param_descs);
+static_assert(ARRAY_SIZE(uet_param_descs) <= UET_PARAMS_MAX);
+
+const struct uet_param_desc *uet_param_find(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < uet_param_count; i++)
+		if (!strcmp(uet_param_descs[i].name, name))
+			return &uet_param_descs[i];
+	return NULL;
+}
+
+u32 uet_param_read(const struct uet_params *p, const struct uet_param_desc *d)
+{
+	const void *field = (const u8 *)p + d->offset;
+
+	if (d->type == UET_PARAM_U8)
+		return READ_ONCE(*(const u8 *)field);
+	return READ_ONCE(*(const u32 *)field);
+}
+
+void uet_param_write(struct uet_params *p, const struct uet_param_desc *d,
+		     u32 val)
+{
+	void *field = (u8 *)p + d->offset;
+
+	if (d->type == UET_PARAM_U8)
+		WRITE_ONCE(*(u8 *)field, val);
+	else
+		WRITE_ONCE(*(u32 *)field, val);
+}
+
+const char *uet_params_check(const u32 *val, const struct uet_param_desc **d)
+{
+	const struct uet_param_desc *lo = uet_param_find("rto_min_us");
+	const struct uet_param_desc *hi = uet_param_find("rto_max_us");
+
+	if (val[lo - uet_param_descs] > val[hi - uet_param_descs]) {
+		*d = lo;
+		return "rto_min_us must not exceed rto_max_us";
+	}
+	return NULL;
+}
+
+void uet_params_init(struct uet_params *p)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < uet_param_count; i++)
+		uet_param_write(p, &uet_param_descs[i], uet_param_descs[i].def);
 	/* No congestion control but the MPR window, as rxe: NSCC and DCQCN
 	 * need their parameters fitted to the fabric (base RTT, line rate).
 	 */

@@ -2,9 +2,13 @@
 /*
  * Runtime parameters of a uet device: what "uet dev set" (netlink.c)
  * changes. The transport reads each field with READ_ONCE() where it uses
- * it, so a change applies to every QP at once; mpr, entropy_count, lb,
- * cc and cc_params are read when a QP is created (or set by "uet qp
- * set").
+ * it, so a change applies to every QP at once, but for those read when a
+ * QP is created (uet_param_desc.new_qps; lb, cc and cc_params too, which
+ * "uet qp set" changes for one QP).
+ *
+ * Every numeric parameter is one entry of uet_param_descs[] (params.c):
+ * its name, attribute, range and default. The netlink policy, get, set
+ * and the description the tool shows are made from that table.
  */
 #ifndef _UET_PARAMS_H
 #define _UET_PARAMS_H
@@ -15,7 +19,10 @@
 
 struct uet_lb_ops;
 
-#define UET_PARAM_NAME_LEN	16
+/* Names of congestion control and load balancing algorithms. */
+#define UET_ALGO_NAME_LEN	16
+/* Names of device parameters, with the NUL. */
+#define UET_PARAM_NAME_LEN	32
 
 struct uet_params {
 	u8 dscp_data;
@@ -42,6 +49,55 @@ struct uet_params {
 	u32 cc_params[UET_CC_NUM][UET_CC_PARAMS_MAX];
 	const struct uet_lb_ops *lb;	/* load balancing of new QPs */
 };
+
+enum uet_param_type {
+	UET_PARAM_U8,
+	UET_PARAM_U32,
+};
+
+/**
+ * struct uet_param_desc - a numeric device parameter
+ * @name: its name in "uet dev", the documentation and UET_A_PARAM_NAME
+ * @attr: its own attribute, a UET_A_DEV_* of the same width as @type
+ * @type: width of the field and of @attr
+ * @new_qps: read when a QP is created, not at each use
+ * @offset: of the field in struct uet_params
+ * @min: lowest valid value
+ * @max: highest valid value
+ * @def: the value a new device starts with
+ */
+struct uet_param_desc {
+	const char *name;
+	u16 attr;
+	u8 type;
+	bool new_qps;
+	u16 offset;
+	u32 min;
+	u32 max;
+	u32 def;
+};
+
+/* Entries uet_param_descs[] may have, for bitmaps of them. */
+#define UET_PARAMS_MAX		64
+
+extern const struct uet_param_desc uet_param_descs[];
+extern const unsigned int uet_param_count;
+
+/* The entry of a parameter name, or NULL. */
+const struct uet_param_desc *uet_param_find(const char *name);
+
+/* The field @d describes in @p; the write is a WRITE_ONCE(), for
+ * readers on the data path, and takes a value already in @d's range.
+ */
+u32 uet_param_read(const struct uet_params *p, const struct uet_param_desc *d);
+void uet_param_write(struct uet_params *p, const struct uet_param_desc *d,
+		     u32 val);
+
+/* The rules between parameters that the ranges cannot say: NULL if the
+ * values (by table index) keep them, else the message and in *@d the
+ * parameter that breaks one.
+ */
+const char *uet_params_check(const u32 *val, const struct uet_param_desc **d);
 
 void uet_params_init(struct uet_params *p);
 

@@ -20,64 +20,20 @@ static const enum mnl_attr_data_type dev_types[UET_A_DEV_MAX + 1] = {
 	[UET_A_DEV_NETNS_COOKIE] = MNL_TYPE_U64,
 	[UET_A_DEV_PORT_UP] = MNL_TYPE_U8,
 	[UET_A_DEV_UDP_PORT] = MNL_TYPE_U16,
-	[UET_A_DEV_DSCP_DATA] = MNL_TYPE_U8,
-	[UET_A_DEV_DSCP_RETX] = MNL_TYPE_U8,
-	[UET_A_DEV_DSCP_CONTROL] = MNL_TYPE_U8,
-	[UET_A_DEV_DSCP_TRIMMED] = MNL_TYPE_U8,
-	[UET_A_DEV_MPR] = MNL_TYPE_U32,
-	[UET_A_DEV_ACK_EVERY] = MNL_TYPE_U32,
-	[UET_A_DEV_ACK_DELAY_US] = MNL_TYPE_U32,
-	[UET_A_DEV_DUPTHRESH] = MNL_TYPE_U32,
-	[UET_A_DEV_NACK_REORDER_PKTS] = MNL_TYPE_U32,
-	[UET_A_DEV_NACK_REORDER_US] = MNL_TYPE_U32,
-	[UET_A_DEV_RTO_MIN_US] = MNL_TYPE_U32,
-	[UET_A_DEV_RTO_MAX_US] = MNL_TYPE_U32,
-	[UET_A_DEV_RTO_LINEAR] = MNL_TYPE_U32,
-	[UET_A_DEV_ENTROPY_COUNT] = MNL_TYPE_U32,
 	[UET_A_DEV_CC] = MNL_TYPE_NUL_STRING,
 	[UET_A_DEV_LB] = MNL_TYPE_NUL_STRING,
-	[UET_A_DEV_REPS_RING] = MNL_TYPE_U32,
-	[UET_A_DEV_REPS_FREEZE_US] = MNL_TYPE_U32,
-	[UET_A_DEV_PROBE_INTERVAL_US] = MNL_TYPE_U32,
-	[UET_A_DEV_TRAIN_PKTS] = MNL_TYPE_U32,
-	[UET_A_DEV_FLOWLET_PKTS] = MNL_TYPE_U32,
 	/*
-	 * UET_A_DEV_STAT and UET_A_DEV_CC_PARAM repeat: print_stats()
-	 * and dev_print_cc_text() or dev_print_cc_json() walk the message.
+	 * The numeric parameters come as UET_A_DEV_PARAM nests too, named:
+	 * this prints and sets them by those. UET_A_DEV_STAT,
+	 * UET_A_DEV_CC_PARAM and UET_A_DEV_PARAM repeat: the printers walk
+	 * the message.
 	 */
 };
 
-/* The kernel's policy for the strings of a cc-param nest */
+/* The kernel's policy for the strings of cc-param and param nests */
 #define CC_ALGO_MAX	15
 #define CC_NAME_MAX	63
-
-/* The settable parameters, in the order "dev show" prints them. */
-static const struct dev_param {
-	const char *name;
-	uint16_t attr;
-} dev_params[] = {
-	{ "dscp_data", UET_A_DEV_DSCP_DATA },
-	{ "dscp_retx", UET_A_DEV_DSCP_RETX },
-	{ "dscp_control", UET_A_DEV_DSCP_CONTROL },
-	{ "dscp_trimmed", UET_A_DEV_DSCP_TRIMMED },
-	{ "mpr", UET_A_DEV_MPR },
-	{ "ack_every", UET_A_DEV_ACK_EVERY },
-	{ "ack_delay_us", UET_A_DEV_ACK_DELAY_US },
-	{ "dupthresh", UET_A_DEV_DUPTHRESH },
-	{ "nack_reorder_pkts", UET_A_DEV_NACK_REORDER_PKTS },
-	{ "nack_reorder_us", UET_A_DEV_NACK_REORDER_US },
-	{ "rto_min_us", UET_A_DEV_RTO_MIN_US },
-	{ "rto_max_us", UET_A_DEV_RTO_MAX_US },
-	{ "rto_linear", UET_A_DEV_RTO_LINEAR },
-	{ "entropy_count", UET_A_DEV_ENTROPY_COUNT },
-	{ "cc", UET_A_DEV_CC },
-	{ "lb", UET_A_DEV_LB },
-	{ "reps_ring", UET_A_DEV_REPS_RING },
-	{ "reps_freeze_us", UET_A_DEV_REPS_FREEZE_US },
-	{ "probe_interval_us", UET_A_DEV_PROBE_INTERVAL_US },
-	{ "train_pkts", UET_A_DEV_TRAIN_PKTS },
-	{ "flowlet_pkts", UET_A_DEV_FLOWLET_PKTS },
-};
+#define PARAM_NAME_MAX	31
 
 void dev_usage(FILE *f)
 {
@@ -85,12 +41,7 @@ void dev_usage(FILE *f)
 		"Usage: uet [ -j ] [ -s ] dev show [ DEV ]\n"
 		"       uet dev set DEV PARAM VALUE [ PARAM VALUE ]...\n"
 		"       uet dev help\n"
-		"where  PARAM := { dscp_data | dscp_retx | dscp_control | dscp_trimmed |\n"
-		"                  mpr | ack_every | ack_delay_us | dupthresh |\n"
-		"                  nack_reorder_pkts | nack_reorder_us |\n"
-		"                  rto_min_us | rto_max_us | rto_linear |\n"
-		"                  entropy_count | reps_ring | reps_freeze_us |\n"
-		"                  probe_interval_us | train_pkts | flowlet_pkts } NUMBER\n"
+		"where  PARAM := NAME NUMBER, a numeric parameter \"uet -d dev show\" lists\n"
 		"            | cc { none | nscc | dcqcn } | lb { single | spray | reps }\n"
 		"            | cc-param [ ALGO. ]NAME NUMBER\n"
 		"cc-param may repeat; without ALGO, NAME is looked up in the device's\n"
@@ -102,24 +53,75 @@ void dev_parse(const struct nlmsghdr *nlh, const struct nlattr **tb)
 	nl_parse(nlh, dev_types, UET_A_DEV_MAX, tb);
 }
 
-static void dev_print_params(const struct nlattr **tb)
+/* A param nest of a reply, with its name and value at least; or false. */
+static bool dev_param_parse(const struct nlattr *a, const struct nlattr **tb)
 {
+	static const enum mnl_attr_data_type types[UET_A_PARAM_MAX + 1] = {
+		[UET_A_PARAM_NAME] = MNL_TYPE_NUL_STRING,
+		[UET_A_PARAM_VALUE] = MNL_TYPE_U32,
+		[UET_A_PARAM_RANGE_MIN] = MNL_TYPE_U32,
+		[UET_A_PARAM_RANGE_MAX] = MNL_TYPE_U32,
+		[UET_A_PARAM_DEFAULT] = MNL_TYPE_U32,
+		[UET_A_PARAM_NEW_QPS] = MNL_TYPE_FLAG,
+	};
+
+	if (mnl_attr_get_type(a) != UET_A_DEV_PARAM ||
+	    mnl_attr_validate(a, MNL_TYPE_NESTED) < 0)
+		return false;
+	nl_parse_nested(a, types, UET_A_PARAM_MAX, tb);
+	return tb[UET_A_PARAM_NAME] && tb[UET_A_PARAM_VALUE];
+}
+
+/*
+ * The numeric parameters, in the kernel's order: "NAME VALUE" pairs on a
+ * line; with -d one per line with its range, default and when it
+ * applies, and in JSON a "params" object of those besides.
+ */
+static void dev_print_params(const struct nlmsghdr *nlh, const struct uet *u)
+{
+	const struct nlattr *tb[UET_A_PARAM_MAX + 1];
+	const struct nlattr *a;
 	bool line = false;
-	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(dev_params); i++) {
-		const struct nlattr *a = tb[dev_params[i].attr];
-
-		if (!a)
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		if (!dev_param_parse(a, tb))
 			continue;
-		if (!line)
+		if (!line || u->details)
 			print_text("\n   ");
 		line = true;
-		if (dev_types[dev_params[i].attr] == MNL_TYPE_NUL_STRING)
-			print_pair_str(dev_params[i].name, mnl_attr_get_str(a));
-		else
-			print_pair_u64(dev_params[i].name, nl_uint(a));
+		print_pair_u64(mnl_attr_get_str(tb[UET_A_PARAM_NAME]),
+			       nl_uint(tb[UET_A_PARAM_VALUE]));
+		if (!u->details || u->json)
+			continue;
+		if (tb[UET_A_PARAM_RANGE_MIN] && tb[UET_A_PARAM_RANGE_MAX])
+			printf(" (%llu..%llu",
+			       (unsigned long long)nl_uint(tb[UET_A_PARAM_RANGE_MIN]),
+			       (unsigned long long)nl_uint(tb[UET_A_PARAM_RANGE_MAX]));
+		if (tb[UET_A_PARAM_DEFAULT])
+			printf(", default %llu",
+			       (unsigned long long)nl_uint(tb[UET_A_PARAM_DEFAULT]));
+		printf(", %s)", tb[UET_A_PARAM_NEW_QPS] ? "new QPs" : "at once");
 	}
+	if (!u->details || !u->json)
+		return;
+	print_obj_open("params");
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		if (!dev_param_parse(a, tb))
+			continue;
+		print_obj_open(mnl_attr_get_str(tb[UET_A_PARAM_NAME]));
+		print_u64("value", NULL, nl_uint(tb[UET_A_PARAM_VALUE]));
+		if (tb[UET_A_PARAM_RANGE_MIN])
+			print_u64("min", NULL, nl_uint(tb[UET_A_PARAM_RANGE_MIN]));
+		if (tb[UET_A_PARAM_RANGE_MAX])
+			print_u64("max", NULL, nl_uint(tb[UET_A_PARAM_RANGE_MAX]));
+		if (tb[UET_A_PARAM_DEFAULT])
+			print_u64("default", NULL,
+				  nl_uint(tb[UET_A_PARAM_DEFAULT]));
+		print_str("applies", NULL,
+			  tb[UET_A_PARAM_NEW_QPS] ? "new_qps" : "now");
+		print_obj_close();
+	}
+	print_obj_close();
 }
 
 /* A cc-param nest of a reply, with its algorithm, name and value; or false. */
@@ -240,7 +242,13 @@ static int dev_show_cb(const struct nlmsghdr *nlh, void *data)
 			       nl_uint(tb[UET_A_DEV_PORT_UP]) ? "up" : "down");
 	if (tb[UET_A_DEV_UDP_PORT])
 		print_pair_u64("udp_port", nl_uint(tb[UET_A_DEV_UDP_PORT]));
-	dev_print_params(tb);
+	dev_print_params(nlh, u);
+	if (u->details)
+		print_text("\n   ");
+	if (tb[UET_A_DEV_CC])
+		print_pair_str("cc", mnl_attr_get_str(tb[UET_A_DEV_CC]));
+	if (tb[UET_A_DEV_LB])
+		print_pair_str("lb", mnl_attr_get_str(tb[UET_A_DEV_LB]));
 	if (u->json)
 		dev_print_cc_json(nlh);
 	else if (tb[UET_A_DEV_CC])
@@ -271,16 +279,6 @@ static int dev_show(struct uet *u, int argc, char **argv)
 	ret = nl_request(u, nlh, dev_show_cb, u);
 	print_list_end(!ret);
 	return ret ? 1 : 0;
-}
-
-static int dev_param_find(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(dev_params); i++)
-		if (!strcmp(name, dev_params[i].name))
-			return i;
-	return -1;
 }
 
 /* "cc-param [ ALGO. ]NAME VALUE" takes two values, every other PARAM one. */
@@ -317,30 +315,63 @@ static const char *dev_cc_param_split(const char *arg,
 	return name;
 }
 
-/* The "cc-param" arguments among @argv[0..@argc), as nests */
-static bool dev_put_cc_params(struct nlmsghdr *nlh, int argc, char **argv)
+/* "cc-param [ ALGO. ]NAME VALUE" at @argv, checked, as a nest */
+static bool dev_put_cc_param(struct nlmsghdr *nlh, char **argv)
 {
 	char algo[CC_ALGO_MAX + 1];
 	struct nlattr *nest;
 	unsigned long num;
 	const char *name;
+
+	name = dev_cc_param_split(argv[1], algo);
+	if (!name || !parse_uint(argv[2], UINT32_MAX, &num))
+		return false;
+	nest = nl_nest_start(nlh, UET_A_DEV_CC_PARAM);
+	if (!nest || (*algo && !nl_put_strz(nlh, UET_A_CC_PARAM_ALGO, algo)) ||
+	    !nl_put_strz(nlh, UET_A_CC_PARAM_NAME, name) ||
+	    !nl_put_u32(nlh, UET_A_CC_PARAM_VALUE, num))
+		return false;
+	nl_nest_end(nlh, nest);
+	return true;
+}
+
+/* "NAME NUMBER" at @argv, checked, as a param nest */
+static bool dev_put_param(struct nlmsghdr *nlh, char **argv)
+{
+	struct nlattr *nest;
+	unsigned long num;
+
+	if (!parse_uint(argv[1], UINT32_MAX, &num))
+		return false;
+	nest = nl_nest_start(nlh, UET_A_DEV_PARAM);
+	if (!nest || !nl_put_strz(nlh, UET_A_PARAM_NAME, argv[0]) ||
+	    !nl_put_u32(nlh, UET_A_PARAM_VALUE, num))
+		return false;
+	nl_nest_end(nlh, nest);
+	return true;
+}
+
+/* "cc" and "lb" take an algorithm's name: their attribute; else 0. */
+static uint16_t dev_algo_attr(const char *param)
+{
+	if (!strcmp(param, "cc"))
+		return UET_A_DEV_CC;
+	if (!strcmp(param, "lb"))
+		return UET_A_DEV_LB;
+	return 0;
+}
+
+/* Whether PARAM @name is among the @done arguments at @args. */
+static bool dev_given(char **args, int done, const char *name)
+{
 	int n;
 
-	for (; argc; argc -= n, argv += n) {
-		n = dev_arg_len(argv[0]);
-		if (n == 2)
-			continue;
-		name = dev_cc_param_split(argv[1], algo);
-		if (!name || !parse_uint(argv[2], UINT32_MAX, &num))
-			return false;
-		nest = nl_nest_start(nlh, UET_A_DEV_CC_PARAM);
-		if (!nest || (*algo && !nl_put_strz(nlh, UET_A_CC_PARAM_ALGO, algo)) ||
-		    !nl_put_strz(nlh, UET_A_CC_PARAM_NAME, name) ||
-		    !nl_put_u32(nlh, UET_A_CC_PARAM_VALUE, num))
-			return false;
-		nl_nest_end(nlh, nest);
+	for (; done; done -= n, args += n) {
+		n = dev_arg_len(args[0]);
+		if (n == 2 && !strcmp(args[0], name))
+			return true;
 	}
-	return true;
+	return false;
 }
 
 /* Checks "cc-param" at @argv, with the @done arguments before it at @args. */
@@ -374,13 +405,12 @@ static bool dev_check_cc_param(char **args, int done, int argc, char **argv)
 
 static int dev_set(struct uet *u, int argc, char **argv)
 {
-	const char *val[ARRAY_SIZE(dev_params)] = { NULL };
-	unsigned long num[ARRAY_SIZE(dev_params)];
 	struct nlmsghdr *nlh;
+	unsigned long num;
+	uint16_t attr;
 	const char *dev;
 	char **args;
-	int nargs, n;
-	size_t i;
+	int nargs, n, i;
 	bool ok;
 
 	if (argc < 2) {
@@ -391,40 +421,35 @@ static int dev_set(struct uet *u, int argc, char **argv)
 	dev = argv[0];
 	args = argv + 1;
 	nargs = argc - 1;
-	/* Every argument is checked before anything reaches the kernel. */
-	for (argc--, argv++; argc; argc -= n, argv += n) {
-		int p = dev_param_find(argv[0]);
-		enum mnl_attr_data_type type;
-
-		n = dev_arg_len(argv[0]);
+	/*
+	 * Every argument is checked before anything reaches the kernel; the
+	 * names and ranges of the numeric parameters are the kernel's.
+	 */
+	for (i = 0; i < nargs; i += n) {
+		n = dev_arg_len(args[i]);
 		if (n == 3) {
-			if (!dev_check_cc_param(args, nargs - argc, argc, argv))
+			if (!dev_check_cc_param(args, i, nargs - i, args + i))
 				return 1;
 			continue;
 		}
-		if (p < 0) {
-			fprintf(stderr, "uet: unknown parameter \"%s\"\n", argv[0]);
+		if (nargs - i < 2) {
+			fprintf(stderr, "uet: %s needs a value\n", args[i]);
+			return 1;
+		}
+		if (dev_given(args, i, args[i])) {
+			fprintf(stderr, "uet: %s given twice\n", args[i]);
+			return 1;
+		}
+		if (dev_algo_attr(args[i]))
+			continue;
+		if (strlen(args[i]) > PARAM_NAME_MAX) {
+			fprintf(stderr, "uet: unknown parameter \"%s\"\n", args[i]);
 			dev_usage(stderr);
 			return 1;
 		}
-		if (argc < 2) {
-			fprintf(stderr, "uet: %s needs a value\n", argv[0]);
-			return 1;
-		}
-		if (val[p]) {
-			fprintf(stderr, "uet: %s given twice\n", argv[0]);
-			return 1;
-		}
-		val[p] = argv[1];
-		type = dev_types[dev_params[p].attr];
-		if (type == MNL_TYPE_U8 && !parse_uint(argv[1], UINT8_MAX, &num[p])) {
+		if (!parse_uint(args[i + 1], UINT32_MAX, &num)) {
 			fprintf(stderr, "uet: %s must be a number 0..%u, not \"%s\"\n",
-				argv[0], UINT8_MAX, argv[1]);
-			return 1;
-		}
-		if (type == MNL_TYPE_U32 && !parse_uint(argv[1], UINT32_MAX, &num[p])) {
-			fprintf(stderr, "uet: %s must be a number 0..%u, not \"%s\"\n",
-				argv[0], UINT32_MAX, argv[1]);
+				args[i], UINT32_MAX, args[i + 1]);
 			return 1;
 		}
 	}
@@ -433,19 +458,17 @@ static int dev_set(struct uet *u, int argc, char **argv)
 		return 1;
 	nlh = nl_msg(u, UET_CMD_DEV_SET, 0);
 	ok = nl_put_strz(nlh, UET_A_DEV_NAME, dev);
-	for (i = 0; ok && i < ARRAY_SIZE(dev_params); i++) {
-		uint16_t attr = dev_params[i].attr;
-
-		if (!val[i])
-			continue;
-		if (dev_types[attr] == MNL_TYPE_U8)
-			ok = nl_put_u8(nlh, attr, num[i]);
-		else if (dev_types[attr] == MNL_TYPE_U32)
-			ok = nl_put_u32(nlh, attr, num[i]);
+	for (i = 0; ok && i < nargs; i += n) {
+		n = dev_arg_len(args[i]);
+		attr = dev_algo_attr(args[i]);
+		if (n == 3)
+			ok = dev_put_cc_param(nlh, args + i);
+		else if (attr)
+			ok = nl_put_strz(nlh, attr, args[i + 1]);
 		else
-			ok = nl_put_strz(nlh, attr, val[i]);
+			ok = dev_put_param(nlh, args + i);
 	}
-	if (!ok || !dev_put_cc_params(nlh, nargs, args))
+	if (!ok)
 		return 1;
 	return nl_request(u, nlh, NULL, NULL) ? 1 : 0;
 }

@@ -171,6 +171,38 @@ static const char *nl_extack_msg(const struct nlmsghdr *nlh, size_t off)
 	return NULL;
 }
 
+/*
+ * The valid range of the attribute an error is about, when the kernel
+ * sent its policy along (a value out of range): true with @min and @max.
+ */
+static bool nl_extack_range(const struct nlmsghdr *nlh, size_t off,
+			    uint64_t *min, uint64_t *max)
+{
+	const struct nlattr *a, *p;
+	bool lo = false, hi = false;
+
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS) ||
+	    off > mnl_nlmsg_get_payload_len(nlh))
+		return false;
+	mnl_attr_for_each(a, nlh, off) {
+		if (mnl_attr_get_type(a) != NLMSGERR_ATTR_POLICY ||
+		    mnl_attr_validate(a, MNL_TYPE_NESTED) < 0)
+			continue;
+		mnl_attr_for_each_nested(p, a) {
+			if (mnl_attr_validate(p, MNL_TYPE_U64) < 0)
+				continue;
+			if (mnl_attr_get_type(p) == NL_POLICY_TYPE_ATTR_MIN_VALUE_U) {
+				*min = mnl_attr_get_u64(p);
+				lo = true;
+			} else if (mnl_attr_get_type(p) == NL_POLICY_TYPE_ATTR_MAX_VALUE_U) {
+				*max = mnl_attr_get_u64(p);
+				hi = true;
+			}
+		}
+	}
+	return lo && hi;
+}
+
 /* @off: where the extack attributes would start in the payload */
 static int nl_status(struct nl_req *req, const struct nlmsghdr *nlh,
 		     int error, size_t off)
@@ -184,7 +216,13 @@ static int nl_status(struct nl_req *req, const struct nlmsghdr *nlh,
 	}
 	req->error = error;
 	if (!req->quiet) {
-		if (msg)
+		uint64_t min = 0, max = 0;
+
+		if (msg && nl_extack_range(nlh, off, &min, &max))
+			fprintf(stderr, "uet: Error: %s (valid: %llu..%llu)\n",
+				msg, (unsigned long long)min,
+				(unsigned long long)max);
+		else if (msg)
 			fprintf(stderr, "uet: Error: %s\n", msg);
 		else
 			fprintf(stderr, "uet: %s\n", strerror(error));

@@ -17,7 +17,8 @@ static void usage(FILE *f)
 		"Usage: uet [ OPTIONS ] OBJECT { COMMAND | help }\n"
 		"       uet help\n"
 		"where  OBJECT := { dev | qp | path | monitor }\n"
-		"       OPTIONS := { -j[son] | -p[retty] | -s[tatistics] | -h[elp] }\n");
+		"       OPTIONS := { -j[son] | -p[retty] | -s[tatistics] | -d[etails] |\n"
+		"                    -h[elp] }\n");
 }
 
 /*
@@ -99,7 +100,7 @@ bool parse_uint(const char *s, unsigned long max, unsigned long *val)
 int main(int argc, char **argv)
 {
 	static const char *const options[] = {
-		"-json", "-pretty", "-statistics", "-help", NULL
+		"-json", "-pretty", "-statistics", "-help", "-details", NULL
 	};
 	static const char *const objects[] = {
 		"dev", "qp", "path", "monitor", "help", NULL
@@ -126,6 +127,9 @@ int main(int argc, char **argv)
 		case 3:
 			usage(stdout);
 			return 0;
+		case 4:
+			u.details = true;
+			break;
 		default:
 			fprintf(stderr, "uet: unknown option \"%s\"\n", argv[0]);
 			usage(stderr);

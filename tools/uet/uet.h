@@ -17,6 +17,7 @@
 struct uet {
 	bool json;
 	bool stats;
+	bool details;
 	struct mnl_socket *sock;
 	unsigned int portid;
 	unsigned int seq;

@@ -82,6 +82,10 @@ enum uet_dev_attr {
 					 */
 	UET_A_DEV_TRAIN_PKTS,		/* u32: new packets sent as one skb, 1..64 */
 	UET_A_DEV_FLOWLET_PKTS,		/* u32: ... on one value when spraying, 1..64 */
+	UET_A_DEV_PARAM,		/* nest, repeated: enum uet_param_attr;
+					 * get: every numeric parameter above
+					 * with its range; set: by name
+					 */
 
 	__UET_A_DEV_MAX,
 	UET_A_DEV_MAX = __UET_A_DEV_MAX - 1
@@ -107,6 +111,27 @@ enum uet_cc_param_attr {
 
 	__UET_A_CC_PARAM_MAX,
 	UET_A_CC_PARAM_MAX = __UET_A_CC_PARAM_MAX - 1
+};
+
+/* One numeric device parameter, by the name Documentation/uet/uet-dev.rst
+ * gives it: the one its own UET_A_DEV_* attribute carries (dscp_data for
+ * UET_A_DEV_DSCP_DATA, ...). dev-get describes each; dev-set takes a name
+ * and a value, as it takes the attribute.
+ */
+enum uet_param_attr {
+	UET_A_PARAM_UNSPEC,
+	UET_A_PARAM_NAME,		/* string */
+	UET_A_PARAM_VALUE,		/* u32 */
+	UET_A_PARAM_RANGE_MIN,		/* u32 (get): lowest valid value */
+	UET_A_PARAM_RANGE_MAX,		/* u32 (get): highest valid value */
+	UET_A_PARAM_DEFAULT,		/* u32 (get): a new device's value */
+	UET_A_PARAM_NEW_QPS,		/* flag (get): read when a QP is
+					 * created; without it, every QP
+					 * follows a change at once
+					 */
+
+	__UET_A_PARAM_MAX,
+	UET_A_PARAM_MAX = __UET_A_PARAM_MAX - 1
 };
 
 /* A QP; a snapshot taken without stopping it. PSNs are those of the
