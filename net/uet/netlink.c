@@ -217,6 +217,42 @@ static int uet_nl_put_stats(struct sk_buff *skb, struct uet_dev *udev)
 	return 0;
 }
 
+/* The size of uet_nl_fill_dev()'s message: more than one page holds, with
+ * every parameter described and the counters.
+ */
+static size_t uet_nl_dev_size(void)
+{
+	const struct uet_cc_ops *ops;
+	size_t n;
+	u32 i, j;
+
+	n = nla_total_size(sizeof(u32)) +			/* INDEX */
+	    nla_total_size(IB_DEVICE_NAME_MAX) +		/* NAME */
+	    nla_total_size(sizeof(u32)) +			/* NETDEV_IFINDEX */
+	    nla_total_size(IFNAMSIZ) +				/* NETDEV_NAME */
+	    nla_total_size(sizeof(u8)) +			/* PORT_UP */
+	    nla_total_size_64bit(sizeof(u64)) +		/* NETNS_COOKIE */
+	    nla_total_size(sizeof(u16)) +			/* UDP_PORT */
+	    2 * nla_total_size(UET_ALGO_NAME_LEN);		/* CC, LB */
+	for (i = 0; i < uet_param_count; i++)
+		n += nla_total_size(sizeof(u32)) +		/* its attribute */
+		     nla_total_size(0) +			/* PARAM */
+		     nla_total_size(strlen(uet_param_descs[i].name) + 1) +
+		     4 * nla_total_size(sizeof(u32)) +
+		     nla_total_size(0);				/* NEW_QPS */
+	for (i = 0; (ops = uet_cc_get(i)); i++)
+		for (j = 0; j < ops->nparams; j++)
+			n += nla_total_size(0) +		/* CC_PARAM */
+			     nla_total_size(strlen(ops->name) + 1) +
+			     nla_total_size(strlen(ops->params[j].name) + 1) +
+			     nla_total_size(sizeof(u32));
+	for (i = 0; i < UET_CNT_MAX; i++)
+		n += nla_total_size(0) +			/* STAT */
+		     nla_total_size(strlen(uet_counter_name(i)) + 1) +
+		     nla_total_size_64bit(sizeof(u64));
+	return genlmsg_msg_size(n);
+}
+
 /* Caller holds uet_devs_lock: the parameters do not change under us. */
 static int uet_nl_fill_dev(struct sk_buff *skb, struct uet_dev *udev,
 			   u32 portid, u32 seq, int flags)
@@ -246,7 +282,7 @@ static int uet_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	int err;
 
-	msg = nlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	msg = genlmsg_new(uet_nl_dev_size(), GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 	mutex_lock(&uet_devs_lock);
@@ -260,6 +296,13 @@ static int uet_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 		return err;
 	}
 	return genlmsg_reply(msg, info);
+}
+
+/* A dump's skb must hold one device at least. */
+static int uet_nl_dev_get_start(struct netlink_callback *cb)
+{
+	cb->min_dump_alloc = nlmsg_total_size(uet_nl_dev_size());
+	return 0;
 }
 
 /* cb->args[0]: devices of this netns already dumped. */
@@ -803,6 +846,7 @@ static const struct genl_ops uet_nl_ops[] = {
 	{
 		.cmd = UET_CMD_DEV_GET,
 		.doit = uet_nl_dev_get_doit,
+		.start = uet_nl_dev_get_start,
 		.dumpit = uet_nl_dev_get_dumpit,
 		.policy = uet_nl_dev_get_policy,
 		.maxattr = ARRAY_SIZE(uet_nl_dev_get_policy) - 1,
