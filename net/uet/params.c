@@ -97,6 +97,12 @@ const struct uet_param_desc uet_param_descs[] = {
 	 * multipath_spray.)
 	 */
 	UET_PARAM_NOW(FLOWLET_PKTS, flowlet_pkts, 1, UET_TRAIN_MAX_PKTS, 1),
+	/* No source gives one: eight windows of the default mpr, so that
+	 * a peer keeping within its window never finds the queue full. It
+	 * bounds the skbs a peer (or anyone forging its address) can make
+	 * one QP hold while its engine is busy; drop_backlog counts the rest.
+	 */
+	UET_PARAM_NOW(RX_BACKLOG, rx_backlog, 16, 65536, 2048),
 };
 
 const unsigned int uet_param_count = ARRAY_SIZE(uet_param_descs);

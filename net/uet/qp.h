@@ -18,7 +18,6 @@
 				 sizeof(struct uet_verbs_hdr_wire))
 
 /* Engine limits; the transport parameters are in params.h. */
-#define UET_RX_BACKLOG		2048	/* received packets queued per QP */
 #define UET_WORK_BUDGET		64	/* packets per run before yielding */
 #define UET_RMSG_MAX		64	/* receive-consuming messages in flight */
 

@@ -78,7 +78,8 @@ void uet_rcv(struct uet_dev *udev, struct sk_buff *skb, bool run)
 		kfree_skb(skb);
 		return;
 	}
-	switch (uet_engine_queue(&qp->eng, &qp->rxq, skb, UET_RX_BACKLOG)) {
+	switch (uet_engine_queue(&qp->eng, &qp->rxq, skb,
+				 uet_param(udev, rx_backlog))) {
 	case 0:
 		/* Run to completion here, in the receive softirq; a packet
 		 * from this host (loopback) leaves it to the QP's work.

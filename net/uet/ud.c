@@ -328,7 +328,8 @@ void uet_ud_rcv(struct uet_dev *udev, struct sk_buff *skb)
 	cb->sqpn = uud.spdcid;
 	cb->flags = uud.flags;
 	__skb_pull(skb, sizeof(struct uet_uud_hdr));
-	switch (uet_engine_queue(&qp->eng, &qp->rxq, skb, UET_RX_BACKLOG)) {
+	switch (uet_engine_queue(&qp->eng, &qp->rxq, skb,
+				 uet_param(udev, rx_backlog))) {
 	case 0:
 		uet_engine_run(&qp->eng);
 		uet_qp_put(qp);
