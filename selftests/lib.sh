@@ -106,11 +106,16 @@ slow_kernel_rto() {
 	done
 }
 
-# uet_pair: hosts a (10.0.0.1 on veth0) and b (10.0.0.2 on veth1) on one
-# cable, with uet0 on veth0 and uet1 on veth1, both ports ACTIVE.
+# uet_pair [v6]: hosts a (10.0.0.1 on veth0) and b (10.0.0.2 on veth1) on
+# one cable, with uet0 on veth0 and uet1 on veth1, both ports ACTIVE; v6
+# adds fd00::1/64 and fd00::2/64 and waits for uet1's IPv6 GID.
 uet_pair() {
 	ns_add a b
 	veth_link a veth0 10.0.0.1/24 b veth1 10.0.0.2/24 || fail "veth pair"
+	if [ "${1:-}" = v6 ]; then
+		ip -n a addr add fd00::1/64 dev veth0 nodad &&
+			ip -n b addr add fd00::2/64 dev veth1 nodad || fail "IPv6 addresses"
+	fi
 	uet_load
 	in_ns a rdma link add uet0 type uet netdev veth0 || fail "rdma link add uet0"
 	in_ns b rdma link add uet1 type uet netdev veth1 || fail "rdma link add uet1"
@@ -118,6 +123,8 @@ uet_pair() {
 	# link set up": a verbs program started at once found the port DOWN.
 	wait_for 10 bash -c 'ibdev_port_is uet0 PORT_ACTIVE && ibdev_port_is uet1 PORT_ACTIVE' ||
 		fail "the ports of uet0 and uet1 never became ACTIVE"
+	[ "${1:-}" != v6 ] || wait_for 10 ibdev_gid_index uet1 fd00::2 ||
+		fail "no IPv6 GID on uet1"
 }
 
 # leaf_spine N: hosts a (10.0.1.1 on a0) and b (10.0.2.1 on b0), each behind

@@ -17,15 +17,8 @@ PORT=18515
 # kernel moves 0.1-0.3 MB/s, 100 of them took it 30-60 s a run.
 N64K=100 NECN=50 DUR=8
 stock_kernel || N64K=20 NECN=10 DUR=30
-ns_add a b
-veth_link a veth0 10.0.0.1/24 b veth1 10.0.0.2/24 || fail "veth pair"
-ip -n a addr add fd00::1/64 dev veth0 nodad
-ip -n b addr add fd00::2/64 dev veth1 nodad
-uet_load
-in_ns a rdma link add uet0 type uet netdev veth0 || fail "rdma link add uet0"
-in_ns b rdma link add uet1 type uet netdev veth1 || fail "rdma link add uet1"
+uet_pair v6
 slow_kernel_rto a:uet0 b:uet1
-wait_for 10 ibdev_gid_index uet1 fd00::2 || fail "no IPv6 GID on uet1"
 T=$(mktemp -d)
 on_exit "rm -rf $T"
 

@@ -5,14 +5,7 @@
 # uet1 on b.
 . "$(dirname "$0")/../../selftests/lib.sh"
 
-ns_add a b
-veth_link a veth0 10.0.0.1/24 b veth1 10.0.0.2/24 || fail "veth pair"
-ip -n a addr add fd00::1/64 dev veth0 nodad
-ip -n b addr add fd00::2/64 dev veth1 nodad
-uet_load
-in_ns a rdma link add uet0 type uet netdev veth0 || fail "rdma link add uet0"
-in_ns b rdma link add uet1 type uet netdev veth1 || fail "rdma link add uet1"
-wait_for 5 bash -c 'ibv_devinfo -v -d uet1 | grep -q "fd00::2,"'
+uet_pair v6
 
 cat <<'TXT'
 
