@@ -14,6 +14,7 @@ KSFT_SKIP=4
 UET_SELFTESTS=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
 UET_KO_DIR=${UET_KO_DIR:-$UET_SELFTESTS/..}
 UET_KO=$UET_KO_DIR/net/uet/rdma_uet.ko
+UET_TEST_KO=$UET_KO_DIR/net/uet/rdma_uet_test.ko
 UET_SCH_KO=$UET_KO_DIR/net/sched/sch_uet.ko
 
 _uet_netns=()

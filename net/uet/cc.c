@@ -3,6 +3,8 @@
  * The congestion control registry and "none": no window but the MPR
  * (which pdc.c enforces), no pacing. The RoCE-without-DCQCN baseline.
  */
+#include <kunit/visibility.h>
+#include <linux/export.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
 
@@ -46,6 +48,7 @@ const struct uet_cc_ops *uet_cc_find(const char *name)
 			return uet_cc_all[i];
 	return NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_cc_find);
 
 const struct uet_cc_ops *uet_cc_get(int i)
 {
@@ -72,6 +75,7 @@ int uet_cc_index(const struct uet_cc_ops *ops)
 			return i;
 	return -ENOENT;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_cc_index);
 
 void uet_cc_init(struct uet_cc *cc, const struct uet_cc_ops *ops, u32 mtu,
 		 const u32 *params, u64 now)
@@ -85,3 +89,4 @@ void uet_cc_init(struct uet_cc *cc, const struct uet_cc_ops *ops, u32 mtu,
 		cc->params[i] = params ? params[i] : ops->params[i].def;
 	ops->init(cc, now);
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_cc_init);

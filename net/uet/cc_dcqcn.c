@@ -11,8 +11,10 @@
  * each is a deadline, caught up in time order whenever a hook brings
  * "now", with long idle stretches skipped arithmetically.
  */
+#include <kunit/visibility.h>
 #include <linux/bits.h>
 #include <linux/build_bug.h>
+#include <linux/export.h>
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
@@ -386,3 +388,4 @@ const struct uet_cc_ops uet_cc_dcqcn = {
 	.send_at = uet_dcqcn_send_at,
 	.get_info = uet_dcqcn_get_info,
 };
+EXPORT_SYMBOL_IF_KUNIT(uet_cc_dcqcn);

@@ -12,7 +12,9 @@
  * Fixed point: windows in bytes, times in ns, ratios of the spec's float
  * constants in thousandths (params) or in 1/2^NSCC_FP (derived state).
  */
+#include <kunit/visibility.h>
 #include <linux/build_bug.h>
+#include <linux/export.h>
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
@@ -440,3 +442,4 @@ const struct uet_cc_ops uet_cc_nscc = {
 	.send_at = uet_nscc_send_at,
 	.get_info = uet_nscc_get_info,
 };
+EXPORT_SYMBOL_IF_KUNIT(uet_cc_nscc);

@@ -8,7 +8,9 @@
  * nothing delivered after them mark the path broken until a probe gets
  * through (the fast path-failure avoidance of OCP MRC 1.0).
  */
+#include <kunit/visibility.h>
 #include <linux/errno.h>
+#include <linux/export.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
 
@@ -26,11 +28,13 @@ struct uet_ev_table *uet_ev_table_alloc(u16 base, u32 count)
 	t->count = count;
 	return t;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_ev_table_alloc);
 
 void uet_ev_table_free(struct uet_ev_table *t)
 {
 	kvfree(t);
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_ev_table_free);
 
 bool uet_ev_usable(const struct uet_ev_table *t, u16 ev, u64 now)
 {
@@ -47,6 +51,7 @@ bool uet_ev_usable(const struct uet_ev_table *t, u16 ev, u64 now)
 		return false;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_ev_usable);
 
 /* Not known broken: single-path QPs stay on an EV while this holds. */
 bool uet_ev_alive(const struct uet_ev_table *t, u16 ev)
@@ -55,6 +60,7 @@ bool uet_ev_alive(const struct uet_ev_table *t, u16 ev)
 
 	return e && READ_ONCE(e->state) <= UET_PATH_SKIP;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_ev_alive);
 
 /* Is the loss of a packet sent on ev at sent_ns the path's? It is when ev
  * is assumed bad already, or when this loss makes it so.
@@ -74,6 +80,7 @@ bool uet_ev_failed(struct uet_ev_table *t, u16 ev, u64 sent_ns)
 	spin_unlock_irqrestore(&t->lock, flags);
 	return failed;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_ev_failed);
 
 void uet_ev_sent(struct uet_ev_table *t, u16 ev)
 {
@@ -147,6 +154,7 @@ void uet_ev_signal(struct uet_ev_table *t, u16 ev, enum uet_ev_sig sig,
 	}
 	spin_unlock_irqrestore(&t->lock, flags);
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_ev_signal);
 
 /* The operator denies an EV, or allows it again (back to GOOD). */
 int uet_ev_deny(struct uet_ev_table *t, u16 ev, bool deny)
@@ -166,6 +174,7 @@ int uet_ev_deny(struct uet_ev_table *t, u16 ev, bool deny)
 	spin_unlock_irqrestore(&t->lock, flags);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_ev_deny);
 
 /* Up to max ASSUMED_BAD EVs whose probe is due, each not again before
  * interval_ns: the caller probes them.
@@ -188,6 +197,7 @@ u32 uet_ev_probe_due(struct uet_ev_table *t, u64 now, u64 interval_ns,
 	spin_unlock_irqrestore(&t->lock, flags);
 	return n;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_ev_probe_due);
 
 /* A probe on ev was answered: the path works again. */
 bool uet_ev_probe_ok(struct uet_ev_table *t, u16 ev)
@@ -207,6 +217,7 @@ bool uet_ev_probe_ok(struct uet_ev_table *t, u16 ev)
 	spin_unlock_irqrestore(&t->lock, flags);
 	return promoted;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_ev_probe_ok);
 
 const char *uet_ev_state_name(u8 state)
 {

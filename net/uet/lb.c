@@ -17,6 +17,8 @@
  * are replayed rather than used once, and none is explored, until the
  * freeze ends.
  */
+#include <kunit/visibility.h>
+#include <linux/export.h>
 #include <linux/gcd.h>
 #include <linux/kernel.h>
 #include <linux/minmax.h>
@@ -58,6 +60,7 @@ const struct uet_lb_ops uet_lb_single = {
 	.name = "single",
 	.next = uet_lb_single_next,
 };
+EXPORT_SYMBOL_IF_KUNIT(uet_lb_single);
 
 static void uet_lb_spray_round(struct uet_lb *lb)
 {
@@ -99,6 +102,7 @@ const struct uet_lb_ops uet_lb_spray = {
 	.sprays = true,
 	.next = uet_lb_spray_next,
 };
+EXPORT_SYMBOL_IF_KUNIT(uet_lb_spray);
 
 static u16 uet_lb_reps_next(struct uet_lb *lb, u64 now)
 {
@@ -183,6 +187,7 @@ const struct uet_lb_ops uet_lb_reps = {
 	.next = uet_lb_reps_next,
 	.feedback = uet_lb_reps_feedback,
 };
+EXPORT_SYMBOL_IF_KUNIT(uet_lb_reps);
 
 /* A retransmission goes where a packet was delivered last, if that
  * packet left after after_ns (the caller passes when the lost copy left:
@@ -203,6 +208,7 @@ u16 uet_lb_next_retx(struct uet_lb *lb, u64 now, u64 after_ns)
 	}
 	return uet_lb_next(lb, now);
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_lb_next_retx);
 
 static const struct uet_lb_ops * const uet_lb_all[] = {
 	&uet_lb_single,
@@ -219,6 +225,7 @@ const struct uet_lb_ops *uet_lb_find(const char *name)
 			return uet_lb_all[i];
 	return NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_lb_find);
 
 /* Where a set of count values starts, spread over the space by hash. */
 u16 uet_lb_set_base(u32 hash, u32 count)
@@ -227,6 +234,7 @@ u16 uet_lb_set_base(u32 hash, u32 count)
 	return UET_LB_EV_FIRST +
 	       reciprocal_scale(hash, UET_LB_EV_SPACE - count + 1);
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_lb_set_base);
 
 /* hash seeds the QP's random choices, so its sequence is reproducible;
  * single starts on the value hash picks from the set, so distinct QPs to
@@ -250,3 +258,4 @@ void uet_lb_init(struct uet_lb *lb, const struct uet_lb_ops *ops, u32 hash,
 	lb->freeze_ns = (u64)(conf ? conf->reps_freeze_us :
 			      UET_LB_REPS_FREEZE_US_DEFAULT) * NSEC_PER_USEC;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_lb_init);

@@ -2,6 +2,8 @@
 /*
  * Packet sizes on a netdev (mtu.h).
  */
+#include <kunit/visibility.h>
+#include <linux/export.h>
 #include <linux/minmax.h>
 
 #include "mtu.h"
@@ -17,6 +19,7 @@ enum ib_mtu uet_ib_mtu(unsigned int netdev_mtu)
 			break;
 	return mtu;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_ib_mtu);
 
 /* Payload bytes of an RC data packet on a path whose IB MTU is path_mtu
  * over a netdev of netdev_mtu. Every packet says where its payload goes
@@ -43,3 +46,4 @@ u32 uet_rc_seg(enum ib_mtu path_mtu, unsigned int netdev_mtu, bool local)
 		return bytes;
 	return min_t(u32, netdev_mtu, UET_RC_SEG_MAX_MTU) - UET_MAX_HDR_LEN;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_rc_seg);

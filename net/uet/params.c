@@ -6,6 +6,8 @@
  * spec lists each attribute with the same range (selftests/netlink_spec.sh
  * compares it with the policy netlink.c makes from this table).
  */
+#include <kunit/visibility.h>
+#include <linux/export.h>
 #include <linux/string.h>
 #include <linux/uet.h>
 
@@ -104,8 +106,10 @@ const struct uet_param_desc uet_param_descs[] = {
 	 */
 	UET_PARAM_NOW(RX_BACKLOG, rx_backlog, 16, 65536, 2048),
 };
+EXPORT_SYMBOL_IF_KUNIT(uet_param_descs);
 
 const unsigned int uet_param_count = ARRAY_SIZE(uet_param_descs);
+EXPORT_SYMBOL_IF_KUNIT(uet_param_count);
 static_assert(ARRAY_SIZE(uet_param_descs) <= UET_PARAMS_MAX);
 
 const struct uet_param_desc *uet_param_find(const char *name)
@@ -117,6 +121,7 @@ const struct uet_param_desc *uet_param_find(const char *name)
 			return &uet_param_descs[i];
 	return NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_param_find);
 
 u32 uet_param_read(const struct uet_params *p, const struct uet_param_desc *d)
 {
@@ -126,6 +131,7 @@ u32 uet_param_read(const struct uet_params *p, const struct uet_param_desc *d)
 		return READ_ONCE(*(const u8 *)field);
 	return READ_ONCE(*(const u32 *)field);
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_param_read);
 
 void uet_param_write(struct uet_params *p, const struct uet_param_desc *d,
 		     u32 val)
@@ -137,6 +143,7 @@ void uet_param_write(struct uet_params *p, const struct uet_param_desc *d,
 	else
 		WRITE_ONCE(*(u32 *)field, val);
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_param_write);
 
 const char *uet_params_check(const u32 *val, const struct uet_param_desc **d)
 {
@@ -149,6 +156,7 @@ const char *uet_params_check(const u32 *val, const struct uet_param_desc **d)
 	}
 	return NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_params_check);
 
 void uet_params_init(struct uet_params *p)
 {
@@ -169,3 +177,4 @@ void uet_params_init(struct uet_params *p)
 	/* One path per QP, as RoCE: spraying is for fabrics built for it. */
 	p->lb = &uet_lb_single;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_params_init);

@@ -5,8 +5,10 @@
  * receiver delivers each PSN exactly once, in any order; the sender
  * resends only what the receiver's SACK or NACK says is missing.
  */
+#include <kunit/visibility.h>
 #include <linux/bitmap.h>
 #include <linux/errno.h>
+#include <linux/export.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
@@ -48,6 +50,7 @@ int uet_pdc_tx_init(struct uet_pdc_tx *tx, u32 win, u32 isn)
 	tx->reo_round_ns = 0;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_pdc_tx_init);
 
 void uet_pdc_tx_free(struct uet_pdc_tx *tx, uet_pdc_release_t release,
 		     void *arg)
@@ -58,6 +61,7 @@ void uet_pdc_tx_free(struct uet_pdc_tx *tx, uet_pdc_release_t release,
 	kvfree(tx->ring);
 	tx->ring = NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_pdc_tx_free);
 
 /* Forget every packet in flight (the QP failed): nothing is resent. */
 void uet_pdc_tx_drop_all(struct uet_pdc_tx *tx, uet_pdc_release_t release,
@@ -96,6 +100,7 @@ u32 uet_pdc_tx_push(struct uet_pdc_tx *tx, void *cookie, u32 bytes, u64 now)
 	pkt->nxmit = 1;
 	return tx->nxt++;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_pdc_tx_push);
 
 static bool uet_pdc_tx_in_flight(const struct uet_pdc_tx *tx, u32 psn)
 {
@@ -176,6 +181,7 @@ int uet_pdc_tx_ack(struct uet_pdc_tx *tx, u32 cack, u32 sack_base,
 				 min(tx->rto_credit + 2 * newly, tx->win) : tx->win;
 	return newly;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_pdc_tx_ack);
 
 /* RFC 6298 smoothing, from the packet whose arrival triggered an ACK;
  * call it before uet_pdc_tx_ack() applies that ACK. Only packets sent
@@ -211,6 +217,7 @@ void uet_pdc_tx_rtt_sample(struct uet_pdc_tx *tx, u32 psn, u64 now,
 	tx->rttvar_ns = tx->rttvar_ns - tx->rttvar_ns / 4 + err / 4;
 	tx->srtt_ns = tx->srtt_ns - tx->srtt_ns / 8 + rtt / 8;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_pdc_tx_rtt_sample);
 
 static bool uet_pdc_tx_mark_lost(struct uet_pdc_tx *tx, u32 psn, u8 why)
 {
@@ -255,6 +262,7 @@ void uet_pdc_tx_dup_seen(struct uet_pdc_tx *tx, u64 now)
 	if (tx->reo_steps < UET_PDC_REO_STEPS_MAX)
 		tx->reo_steps++;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_pdc_tx_dup_seen);
 
 /* A hole is lost when at least dupthresh later first transmissions were
  * acknowledged (it is not just overtaken by one or two) and it has been
@@ -288,6 +296,7 @@ u32 uet_pdc_tx_detect_loss(struct uet_pdc_tx *tx, u64 now, u32 dupthresh)
 	}
 	return marked;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_pdc_tx_detect_loss);
 
 /* When the next hole overtaken by dupthresh acknowledged packets becomes
  * old enough to be declared lost; 0 if there is none. The caller runs
@@ -309,6 +318,7 @@ u64 uet_pdc_tx_loss_deadline(const struct uet_pdc_tx *tx, u32 dupthresh)
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_pdc_tx_loss_deadline);
 
 /* The receiver says psn did not arrive whole (trimmed, or a late hole). */
 bool uet_pdc_tx_nack(struct uet_pdc_tx *tx, u32 psn, bool trimmed)
@@ -317,6 +327,7 @@ bool uet_pdc_tx_nack(struct uet_pdc_tx *tx, u32 psn, bool trimmed)
 		return false;
 	return uet_pdc_tx_mark_lost(tx, psn, trimmed ? UET_PDC_TRIMMED : 0);
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_pdc_tx_nack);
 
 /* The receiver has waited long for psn. Its clock started when it noticed
  * the hole, ours when we sent the packet: a copy younger than the
@@ -330,6 +341,7 @@ bool uet_pdc_tx_nack_hole(struct uet_pdc_tx *tx, u32 psn, u64 now)
 		return false;
 	return uet_pdc_tx_mark_lost(tx, psn, 0);
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_pdc_tx_nack_hole);
 
 /* The retransmit timer fired: nothing was acknowledged for an RTO. Every
  * packet unacknowledged for at least rto_ns since its last transmission
@@ -356,6 +368,7 @@ u32 uet_pdc_tx_timeout(struct uet_pdc_tx *tx, u64 now, u64 rto_ns)
 	}
 	return marked;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_pdc_tx_timeout);
 
 /* When the first packet still out (neither acknowledged nor known lost)
  * will have been out rto_ns since its last transmission; 0 if none is.
@@ -375,6 +388,7 @@ u64 uet_pdc_tx_rto_due(const struct uet_pdc_tx *tx, u64 rto_ns)
 	}
 	return due;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_pdc_tx_rto_due);
 
 /* Earliest packet marked lost that may be resent now (what a timeout
  * marked waits for rto_credit): the hole that blocks the window most.
@@ -396,6 +410,7 @@ bool uet_pdc_tx_next_lost(const struct uet_pdc_tx *tx, u32 *psn)
 	}
 	return false;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_pdc_tx_next_lost);
 
 void uet_pdc_tx_resent(struct uet_pdc_tx *tx, u32 psn, u64 now)
 {
@@ -415,6 +430,7 @@ void uet_pdc_tx_resent(struct uet_pdc_tx *tx, u32 psn, u64 now)
 	if (pkt->nxmit < U8_MAX)
 		pkt->nxmit++;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_pdc_tx_resent);
 
 /* The timeout after `backoff` consecutive expiries without progress:
  * max(rto_min, srtt + 4 rttvar), then growing linearly for the first
@@ -436,6 +452,7 @@ u64 uet_pdc_rto_ns(const struct uet_pdc_tx *tx, u64 rto_min, u64 rto_max,
 	}
 	return min(rto, rto_max);
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_pdc_rto_ns);
 
 int uet_pdc_rx_init(struct uet_pdc_rx *rx, u32 win, u32 isn)
 {
@@ -453,12 +470,14 @@ int uet_pdc_rx_init(struct uet_pdc_rx *rx, u32 win, u32 isn)
 	rx->high = isn;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_pdc_rx_init);
 
 void uet_pdc_rx_free(struct uet_pdc_rx *rx)
 {
 	bitmap_free(rx->map);
 	rx->map = NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_pdc_rx_free);
 
 static bool uet_pdc_rx_got(const struct uet_pdc_rx *rx, u32 psn)
 {
@@ -477,6 +496,7 @@ enum uet_pdc_verdict uet_pdc_rx_check(const struct uet_pdc_rx *rx, u32 psn)
 		return UET_PDC_OUT_OF_WINDOW;
 	return test_bit(psn & rx->mask, rx->map) ? UET_PDC_DUP : UET_PDC_NEW;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_pdc_rx_check);
 
 /* psn was delivered: the caller got UET_PDC_NEW for it. */
 void uet_pdc_rx_commit(struct uet_pdc_rx *rx, u32 psn)
@@ -489,6 +509,7 @@ void uet_pdc_rx_commit(struct uet_pdc_rx *rx, u32 psn)
 		rx->next++;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_pdc_rx_commit);
 
 /* What to put in an ACK for psn: the cumulative PSN and a 64-bit window
  * of the bitmap. The window starts at the first hole unless psn lies past
@@ -511,6 +532,7 @@ void uet_pdc_rx_sack(const struct uet_pdc_rx *rx, u32 psn, u32 *cack,
 	*sack_base = base;
 	*bitmap = map;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_pdc_rx_sack);
 
 /* A new data packet arrived at t: how long may its ACK wait, if nothing
  * asks for one sooner? About as long as @every packets take to come at
@@ -530,3 +552,4 @@ u64 uet_pdc_ack_hold(struct uet_pdc_ack_hold *h, u64 t, u64 cap, u32 every)
 	h->last_ns = t;
 	return min(cap, h->gap_ns * every);
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_pdc_ack_hold);

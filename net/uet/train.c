@@ -7,6 +7,8 @@
  * (udp_send_skb(): gso_size, SKB_GSO_UDP_L4, gso_segs); the checksum is
  * left partial at the UDP header, as segmentation requires, by udp.c.
  */
+#include <kunit/visibility.h>
+#include <linux/export.h>
 #include <linux/mm.h>
 #include <linux/skbuff.h>
 
@@ -22,6 +24,7 @@ bool uet_train_fits(const struct uet_train *t, u32 len, u32 nr_frags,
 	       len <= t->pkt_len && t->skb->len + len <= UET_TRAIN_MAX_BYTES &&
 	       skb_shinfo(t->skb)->nr_frags + nr_frags <= MAX_SKB_FRAGS;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_train_fits);
 
 int uet_train_start(struct uet_train *t, unsigned int headroom, u16 ev)
 {
@@ -39,6 +42,7 @@ int uet_train_start(struct uet_train *t, unsigned int headroom, u16 ev)
 	t->ev = ev;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_train_start);
 
 void uet_train_add(struct uet_train *t, const struct sk_buff *pkt,
 		   u32 hdr_len, u8 flags)
@@ -70,6 +74,7 @@ void uet_train_add(struct uet_train *t, const struct sk_buff *pkt,
 		t->pkt_len = len;
 	t->last_len = len;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_train_add);
 
 struct sk_buff *uet_train_finish(struct uet_train *t)
 {
@@ -86,6 +91,7 @@ struct sk_buff *uet_train_finish(struct uet_train *t)
 	t->npkts = 0;
 	return skb;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_train_finish);
 
 void uet_train_drop(struct uet_train *t)
 {
@@ -93,3 +99,4 @@ void uet_train_drop(struct uet_train *t)
 	t->skb = NULL;
 	t->npkts = 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_train_drop);

@@ -3,8 +3,10 @@
  * Packing and parsing of on-wire headers. Parsers trust nothing: every
  * length is checked before a byte is read.
  */
+#include <kunit/visibility.h>
 #include <linux/build_bug.h>
 #include <linux/errno.h>
+#include <linux/export.h>
 #include <linux/string.h>
 #include <asm/unaligned.h>
 
@@ -35,6 +37,7 @@ int uet_pds_req_pack(const struct uet_pds_req *req, void *buf, size_t len)
 	put_unaligned_be16(req->dpdcid, &hdr->dpdcid);
 	return sizeof(*hdr);
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_pds_req_pack);
 
 int uet_pds_req_parse(const void *buf, size_t len, struct uet_pds_req *req)
 {
@@ -55,6 +58,7 @@ int uet_pds_req_parse(const void *buf, size_t len, struct uet_pds_req *req)
 	req->dpdcid = get_unaligned_be16(&hdr->dpdcid);
 	return sizeof(*hdr);
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_pds_req_parse);
 
 /* The PDS type of a packet, or -EBADMSG if it has no prologue. */
 int uet_pds_type(const void *buf, size_t len)
@@ -63,6 +67,7 @@ int uet_pds_type(const void *buf, size_t len)
 		return -EBADMSG;
 	return get_unaligned_be16(buf) >> UET_PDS_TYPE_SHIFT;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_pds_type);
 
 static u16 uet_prologue(u8 type, u8 next_hdr, u8 flags)
 {
@@ -101,6 +106,7 @@ int uet_pds_ack_pack(const struct uet_pds_ack *ack, void *buf, size_t len)
 	}
 	return sizeof(*hdr);
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_pds_ack_pack);
 
 int uet_pds_ack_parse(const void *buf, size_t len, struct uet_pds_ack *ack)
 {
@@ -142,6 +148,7 @@ int uet_pds_ack_parse(const void *buf, size_t len, struct uet_pds_ack *ack)
 	ack->cc_state = get_unaligned_be64(&hdr->cc_state);
 	return ack->ccx ? sizeof(struct uet_pds_ackx_hdr) : sizeof(*hdr);
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_pds_ack_parse);
 
 /* A probe (CONTROL PROBE, 16 bytes) or its answer (ACK with P, 12 bytes);
  * PDC ids 0: the devices answer, not a QP.
@@ -167,6 +174,7 @@ int uet_probe_pack(u16 opaque, u32 nonce, bool answer, void *buf, size_t len)
 	put_unaligned_be16(opaque, &hdr->probe_opaque);
 	return n;
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_probe_pack);
 
 int uet_cnp_pack(u16 spdcid, u16 dpdcid, void *buf, size_t len)
 {
@@ -224,6 +232,7 @@ int uet_probe_parse(const void *buf, size_t len, u16 *opaque, u32 *nonce,
 	*nonce = get_unaligned_be32(*answer ? &hdr->psn : &hdr->payload);
 	return *answer ? UET_PDS_PLAIN_ACK_LEN : sizeof(*hdr);
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_probe_parse);
 
 int uet_pds_nack_pack(const struct uet_pds_nack *nack, void *buf, size_t len)
 {
@@ -243,6 +252,7 @@ int uet_pds_nack_pack(const struct uet_pds_nack *nack, void *buf, size_t len)
 	put_unaligned_be32(nack->payload, &hdr->payload);
 	return sizeof(*hdr);
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_pds_nack_pack);
 
 int uet_pds_nack_parse(const void *buf, size_t len, struct uet_pds_nack *nack)
 {
@@ -263,6 +273,7 @@ int uet_pds_nack_parse(const void *buf, size_t len, struct uet_pds_nack *nack)
 	nack->payload = get_unaligned_be32(&hdr->payload);
 	return sizeof(*hdr);
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_pds_nack_parse);
 
 int uet_uud_pack(const struct uet_uud *uud, void *buf, size_t len)
 {
@@ -281,6 +292,7 @@ int uet_uud_pack(const struct uet_uud *uud, void *buf, size_t len)
 	put_unaligned_be32(uud->imm, &hdr->imm);
 	return sizeof(*hdr);
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_uud_pack);
 
 /* Besides the length, refuse what no sender of this version produces: a
  * next header or a flag we do not define. pay_len is checked by the
@@ -306,6 +318,7 @@ int uet_uud_parse(const void *buf, size_t len, struct uet_uud *uud)
 	uud->imm = get_unaligned_be32(&hdr->imm);
 	return sizeof(*hdr);
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_uud_parse);
 
 int uet_verbs_pack(const struct uet_verbs_hdr *vh, void *buf, size_t len)
 {
@@ -329,6 +342,7 @@ int uet_verbs_pack(const struct uet_verbs_hdr *vh, void *buf, size_t len)
 	put_unaligned_be32(vh->pay_len, &hdr->pay_len);
 	return sizeof(*hdr);
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_verbs_pack);
 
 /* Besides lengths, refuse what no sender of this version produces: an
  * unknown version or opcode, or a payload offset past the message end.
@@ -356,3 +370,4 @@ int uet_verbs_parse(const void *buf, size_t len, struct uet_verbs_hdr *vh)
 		return -EPROTO;
 	return sizeof(*hdr);
 }
+EXPORT_SYMBOL_IF_KUNIT(uet_verbs_parse);
