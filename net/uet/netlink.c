@@ -305,29 +305,58 @@ static int uet_nl_dev_get_start(struct netlink_callback *cb)
 	return 0;
 }
 
-/* cb->args[0]: devices of this netns already dumped. */
-static int uet_nl_dev_get_dumpit(struct sk_buff *skb,
-				 struct netlink_callback *cb)
+/* Dumps: fill() for each device of the caller's namespace, or for the
+ * one the request names, from where the last part of the dump stopped:
+ * cb->args[0] counts the devices done, cb->args[1] and on are fill()'s,
+ * zeroed for each new device. Returns what a dumpit returns.
+ */
+int uet_nl_dump_devs(struct sk_buff *skb, struct netlink_callback *cb,
+		     struct nlattr *index, struct nlattr *name,
+		     uet_nl_dump_fill_t fill)
 {
 	struct net *net = sock_net(skb->sk);
-	struct uet_dev *udev;
+	struct uet_dev *udev, *only = NULL;
 	long idx = 0;
 	int err = 0;
 
 	mutex_lock(&uet_devs_lock);
+	if (index || name) {
+		only = uet_nl_find_dev(net, index, name, cb->extack);
+		if (IS_ERR(only)) {
+			err = PTR_ERR(only);
+			goto out;
+		}
+	}
 	list_for_each_entry(udev, &uet_devs, list) {
-		if (!net_eq(uet_dev_net(udev), net))
+		if (!net_eq(uet_dev_net(udev), net) || (only && udev != only))
 			continue;
 		if (idx++ < cb->args[0])
 			continue;
-		err = uet_nl_fill_dev(skb, udev, NETLINK_CB(cb->skb).portid,
-				      cb->nlh->nlmsg_seq, NLM_F_MULTI);
+		err = fill(skb, cb, udev);
 		if (err)
 			break;
 		cb->args[0] = idx;
+		memset(&cb->args[1], 0, sizeof(cb->args) - sizeof(cb->args[0]));
 	}
+out:
 	mutex_unlock(&uet_devs_lock);
-	return err == -EMSGSIZE && skb->len ? skb->len : err ?: skb->len;
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;
+	return err ?: skb->len;
+}
+
+static int uet_nl_dev_dump_one(struct sk_buff *skb,
+			       struct netlink_callback *cb,
+			       struct uet_dev *udev)
+{
+	return uet_nl_fill_dev(skb, udev, NETLINK_CB(cb->skb).portid,
+			       cb->nlh->nlmsg_seq, NLM_F_MULTI);
+}
+
+static int uet_nl_dev_get_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb)
+{
+	return uet_nl_dump_devs(skb, cb, NULL, NULL, uet_nl_dev_dump_one);
 }
 
 /* One "cc-param NAME VALUE" of a dev-set, checked, to apply later. */
@@ -792,54 +821,36 @@ out:
 	return err;
 }
 
-/* cb->args[0]: devices of this netns done; cb->args[1]: next QPN. */
+/* cb->args[1]: the next QPN of udev. */
+static int uet_nl_qp_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
+			      struct uet_dev *udev)
+{
+	unsigned long qpn = cb->args[1];
+	struct uet_qp *qp;
+	int err;
+
+	xa_for_each_start(&udev->qps, qpn, qp, cb->args[1]) {
+		qp = uet_qp_get(udev, qpn);
+		if (!qp)
+			continue;
+		err = uet_nl_fill_qp_get(skb, qp, NETLINK_CB(cb->skb).portid,
+					 cb->nlh->nlmsg_seq, NLM_F_MULTI);
+		uet_qp_put(qp);
+		if (err)
+			return err;
+		cb->args[1] = qpn + 1;
+	}
+	return 0;
+}
+
 static int uet_nl_qp_get_dumpit(struct sk_buff *skb,
 				struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
-	struct nlattr *index = info->attrs[UET_A_QP_DEV_INDEX];
-	struct nlattr *name = info->attrs[UET_A_QP_DEV_NAME];
-	struct net *net = sock_net(skb->sk);
-	struct uet_dev *udev, *only = NULL;
-	unsigned long qpn;
-	struct uet_qp *qp;
-	long idx = 0;
-	int err = 0;
 
-	mutex_lock(&uet_devs_lock);
-	if (index || name) {
-		only = uet_nl_find_dev(net, index, name, cb->extack);
-		if (IS_ERR(only)) {
-			err = PTR_ERR(only);
-			goto out;
-		}
-	}
-	list_for_each_entry(udev, &uet_devs, list) {
-		if (!net_eq(uet_dev_net(udev), net) || (only && udev != only))
-			continue;
-		if (idx++ < cb->args[0])
-			continue;
-		qpn = cb->args[1];
-		xa_for_each_start(&udev->qps, qpn, qp, cb->args[1]) {
-			qp = uet_qp_get(udev, qpn);
-			if (!qp)
-				continue;
-			err = uet_nl_fill_qp_get(skb, qp,
-						 NETLINK_CB(cb->skb).portid,
-						 cb->nlh->nlmsg_seq, NLM_F_MULTI);
-			uet_qp_put(qp);
-			if (err)
-				goto out;
-			cb->args[1] = qpn + 1;
-		}
-		cb->args[0] = idx;
-		cb->args[1] = 0;
-	}
-out:
-	mutex_unlock(&uet_devs_lock);
-	if (err == -EMSGSIZE && skb->len)
-		return skb->len;
-	return err ?: skb->len;
+	return uet_nl_dump_devs(skb, cb, info->attrs[UET_A_QP_DEV_INDEX],
+				info->attrs[UET_A_QP_DEV_NAME],
+				uet_nl_qp_dump_one);
 }
 
 static const struct genl_ops uet_nl_ops[] = {

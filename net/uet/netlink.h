@@ -13,6 +13,16 @@ struct uet_dev *uet_nl_find_dev(struct net *net, struct nlattr *index,
 				struct nlattr *name,
 				struct netlink_ext_ack *extack);
 
+/* One device's part of a dump (uet_nl_dump_devs()): 0 once it is all in
+ * skb, else an error; -EMSGSIZE resumes it in the next skb.
+ */
+typedef int (*uet_nl_dump_fill_t)(struct sk_buff *skb,
+				  struct netlink_callback *cb,
+				  struct uet_dev *udev);
+int uet_nl_dump_devs(struct sk_buff *skb, struct netlink_callback *cb,
+		     struct nlattr *index, struct nlattr *name,
+		     uet_nl_dump_fill_t fill);
+
 /* netlink_path.c */
 extern const struct nla_policy uet_nl_path_get_policy[];
 extern const struct nla_policy uet_nl_path_set_policy[];

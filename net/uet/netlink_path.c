@@ -74,62 +74,43 @@ static int uet_nl_fill_path(struct sk_buff *skb, struct uet_dev *udev,
 	return 0;
 }
 
-/* cb->args: [0] devices done, [1] peers of the current device done,
- * [2] values of the current peer done.
- */
+/* cb->args[1]: peers of udev done; cb->args[2]: values of the next one. */
+static int uet_nl_path_dump_one(struct sk_buff *skb,
+				struct netlink_callback *cb,
+				struct uet_dev *udev)
+{
+	struct uet_peer *peer;
+	long pidx = 0;
+	int err = 0;
+	u32 i;
+
+	mutex_lock(&udev->peers_lock);
+	list_for_each_entry(peer, &udev->peers, node) {
+		if (pidx++ < cb->args[1])
+			continue;
+		for (i = cb->args[2]; i < peer->evt->count; i++) {
+			err = uet_nl_fill_path(skb, udev, peer, i,
+					       NETLINK_CB(cb->skb).portid,
+					       cb->nlh->nlmsg_seq);
+			if (err)
+				goto out;
+			cb->args[2] = i + 1;
+		}
+		cb->args[1] = pidx;
+		cb->args[2] = 0;
+	}
+out:
+	mutex_unlock(&udev->peers_lock);
+	return err;
+}
+
 int uet_nl_path_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
-	struct nlattr *index = info->attrs[UET_A_PATH_DEV_INDEX];
-	struct nlattr *name = info->attrs[UET_A_PATH_DEV_NAME];
-	struct net *net = sock_net(skb->sk);
-	struct uet_dev *udev, *only = NULL;
-	struct uet_peer *peer;
-	long idx = 0, pidx;
-	int err = 0;
 
-	mutex_lock(&uet_devs_lock);
-	if (index || name) {
-		only = uet_nl_find_dev(net, index, name, cb->extack);
-		if (IS_ERR(only)) {
-			err = PTR_ERR(only);
-			goto out;
-		}
-	}
-	list_for_each_entry(udev, &uet_devs, list) {
-		if (!net_eq(dev_net(udev->ndev), net) || (only && udev != only))
-			continue;
-		if (idx++ < cb->args[0])
-			continue;
-		pidx = 0;
-		mutex_lock(&udev->peers_lock);
-		list_for_each_entry(peer, &udev->peers, node) {
-			u32 i;
-
-			if (pidx++ < cb->args[1])
-				continue;
-			for (i = cb->args[2]; i < peer->evt->count; i++) {
-				err = uet_nl_fill_path(skb, udev, peer, i,
-						       NETLINK_CB(cb->skb).portid,
-						       cb->nlh->nlmsg_seq);
-				if (err) {
-					mutex_unlock(&udev->peers_lock);
-					goto out;
-				}
-				cb->args[2] = i + 1;
-			}
-			cb->args[1] = pidx;
-			cb->args[2] = 0;
-		}
-		mutex_unlock(&udev->peers_lock);
-		cb->args[0] = idx;
-		cb->args[1] = 0;
-	}
-out:
-	mutex_unlock(&uet_devs_lock);
-	if (err == -EMSGSIZE && skb->len)
-		return skb->len;
-	return err ?: skb->len;
+	return uet_nl_dump_devs(skb, cb, info->attrs[UET_A_PATH_DEV_INDEX],
+				info->attrs[UET_A_PATH_DEV_NAME],
+				uet_nl_path_dump_one);
 }
 
 int uet_nl_path_set_doit(struct sk_buff *skb, struct genl_info *info)
