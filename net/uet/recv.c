@@ -9,6 +9,7 @@
 #include <trace/events/uet.h>
 
 #include "qp.h"
+#include "recv.h"
 #include "ud.h"
 #include "udp.h"
 

@@ -24,6 +24,7 @@
 #include <net/route.h>
 #include <net/udp_tunnel.h>
 
+#include "recv.h"
 #include "udp.h"
 
 unsigned short uet_udp_port = UET_UDP_PORT;

@@ -99,10 +99,4 @@ bool uet_udp_is_local(struct uet_dev *udev, const struct uet_path *path);
 int uet_path_from_ah(struct uet_dev *udev, const struct rdma_ah_attr *attr,
 		     struct uet_path *path);
 
-/* recv.c: takes a PDS packet (skb->data at the PDS header); consumes it.
- * run: the QP's engine runs here (the receive softirq), else its work
- * item does (loopback: udp.c).
- */
-void uet_rcv(struct uet_dev *udev, struct sk_buff *skb, bool run);
-
 #endif /* _UET_UDP_H */
