@@ -46,7 +46,7 @@ WARM=1 TAIL=0.5
 # Bytes of an RC packet that are not payload, at most (UET_MAX_HDR_LEN,
 # net/uet/wire.h: IPv6, UDP, PDS, verbs).
 SEG_HDR=108
-SHAPES="65536:1 1048576:1 4096:1 65536:4"
+SHAPES=${BENCH_SHAPES:-65536:1 1048576:1 4096:1 65536:4}
 PORT=18515 IPERF_PORT=5201
 HZ=$(getconf CLK_TCK)
 HW=/sys/class/infiniband

@@ -11,6 +11,8 @@
 #   BENCH_WIN=10           seconds measured per run
 #   BENCH_QUICK=1          3 s per run, to try the bench out
 #   BENCH_RPS=1            veth: each end receives on a CPU of its own
+#   BENCH_SHAPES="S:Q ..."  message sizes and QP counts (default
+#                          "65536:1 1048576:1 4096:1 65536:4")
 #   BENCH_OUT=FILE         keep the guest's raw output there
 #
 # "verbs.sh FILE" prints the summary of such a kept output again.
@@ -26,8 +28,9 @@ else
 	out=${BENCH_OUT:-$(mktemp)}
 	[ -n "${BENCH_OUT:-}" ] || trap 'rm -f "$out"' EXIT
 	out=$(realpath -m "$out")
-	cmd=$(printf 'env BENCH_MTU=%q BENCH_WIN=%q BENCH_QUICK=%q BENCH_RPS=%q tools/bench/verbs-guest.sh' \
-		"${BENCH_MTU:-1500 9000}" "${BENCH_WIN:-10}" "${BENCH_QUICK:-}" "${BENCH_RPS:-}")
+	cmd=$(printf 'env BENCH_MTU=%q BENCH_WIN=%q BENCH_QUICK=%q BENCH_RPS=%q BENCH_SHAPES=%q tools/bench/verbs-guest.sh' \
+		"${BENCH_MTU:-1500 9000}" "${BENCH_WIN:-10}" "${BENCH_QUICK:-}" "${BENCH_RPS:-}" \
+		"${BENCH_SHAPES:-65536:1 1048576:1 4096:1 65536:4}")
 	# The VM runs the command in the caller's directory.
 	cd "$top"
 	tools/testing/vm/run -k stock -t 2400 -- "$cmd" | tee "$out" || rc=$?
