@@ -93,14 +93,15 @@ static void dev_print_params(const struct nlmsghdr *nlh, const struct uet *u)
 			       nl_uint(tb[UET_A_PARAM_VALUE]));
 		if (!u->details || u->json)
 			continue;
+		printf(" (");
 		if (tb[UET_A_PARAM_RANGE_MIN] && tb[UET_A_PARAM_RANGE_MAX])
-			printf(" (%llu..%llu",
+			printf("%llu..%llu, ",
 			       (unsigned long long)nl_uint(tb[UET_A_PARAM_RANGE_MIN]),
 			       (unsigned long long)nl_uint(tb[UET_A_PARAM_RANGE_MAX]));
 		if (tb[UET_A_PARAM_DEFAULT])
-			printf(", default %llu",
+			printf("default %llu, ",
 			       (unsigned long long)nl_uint(tb[UET_A_PARAM_DEFAULT]));
-		printf(", %s)", tb[UET_A_PARAM_NEW_QPS] ? "new QPs" : "at once");
+		printf("%s)", tb[UET_A_PARAM_NEW_QPS] ? "new QPs" : "at once");
 	}
 	if (!u->details || !u->json)
 		return;
