@@ -362,14 +362,24 @@ static uint16_t dev_algo_attr(const char *param)
 	return 0;
 }
 
-/* Whether PARAM @name is among the @done arguments at @args. */
-static bool dev_given(char **args, int done, const char *name)
+/* The name an argument sets: the cc-param's, or the PARAM itself. */
+static const char *dev_arg_name(char **argv)
+{
+	return dev_arg_len(argv[0]) == 3 ? argv[1] : argv[0];
+}
+
+/*
+ * Whether the argument at @argv sets what one of the @done arguments at
+ * @args set already (the same PARAM, or the same cc-param as spelled).
+ */
+static bool dev_given(char **args, int done, char **argv)
 {
 	int n;
 
 	for (; done; done -= n, args += n) {
 		n = dev_arg_len(args[0]);
-		if (n == 2 && !strcmp(args[0], name))
+		if (n == dev_arg_len(argv[0]) &&
+		    !strcmp(dev_arg_name(args), dev_arg_name(argv)))
 			return true;
 	}
 	return false;
@@ -380,7 +390,6 @@ static bool dev_check_cc_param(char **args, int done, int argc, char **argv)
 {
 	char algo[CC_ALGO_MAX + 1];
 	unsigned long num;
-	int n;
 
 	if (argc < 3) {
 		fprintf(stderr, "uet: %s needs a name and a value\n", dev_cc_param);
@@ -393,13 +402,9 @@ static bool dev_check_cc_param(char **args, int done, int argc, char **argv)
 			dev_cc_param, argv[1], UINT32_MAX, argv[2]);
 		return false;
 	}
-	for (; done; done -= n, args += n) {
-		n = dev_arg_len(args[0]);
-		if (n == 3 && !strcmp(args[1], argv[1])) {
-			fprintf(stderr, "uet: %s %s given twice\n",
-				dev_cc_param, argv[1]);
-			return false;
-		}
+	if (dev_given(args, done, argv)) {
+		fprintf(stderr, "uet: %s %s given twice\n", dev_cc_param, argv[1]);
+		return false;
 	}
 	return true;
 }
@@ -437,7 +442,7 @@ static int dev_set(struct uet *u, int argc, char **argv)
 			fprintf(stderr, "uet: %s needs a value\n", args[i]);
 			return 1;
 		}
-		if (dev_given(args, i, args[i])) {
+		if (dev_given(args, i, args + i)) {
 			fprintf(stderr, "uet: %s given twice\n", args[i]);
 			return 1;
 		}
