@@ -43,7 +43,14 @@ drain() {
 }
 # At 5 Mbit/s the 60 datagrams take about 100 ms: one late wake-up of the
 # emulated machine's timer (a few ms) cost a 24 ms drain at 20 Mbit/s 16%.
-pct=$(drain 5mbit) || fail "drain at 5mbit"
+# A stall of the emulating host is longer: one drain in CI took 326 ms
+# (29 %) while the iperf3 run before it kept 99 %. A shaper that cannot
+# drain at its rate fails every try, so the best of three counts.
+for try in 1 2 3; do
+	pct=$(drain 5mbit) || fail "drain at 5mbit"
+	[ "$pct" -ge 90 ] && break
+	log "drain $try of 3 sustained $pct % of 5mbit"
+done
 step "a backlog drains at the line rate ($pct % of 5mbit >= 90 %)" test "$pct" -ge 90
 # Each packet costs the emulated machine microseconds; 400 Gbit/s allows 29 ns.
 pct=$(drain 400gbit) || fail "drain at 400gbit"
