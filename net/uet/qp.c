@@ -264,6 +264,19 @@ static void uet_qp_rcv(struct uet_qp *qp, struct sk_buff *skb)
 	}
 }
 
+/* What the pass of every QP type does first: in RESET and INIT no packet
+ * is taken (what came before the peer was known is dropped), nor in ERR,
+ * whose work requests the caller then flushes. True if the pass goes on.
+ */
+bool uet_qp_pass_open(struct uet_qp *qp, enum ib_qp_state state)
+{
+	if (state != IB_QPS_RESET && state != IB_QPS_INIT &&
+	    state != IB_QPS_ERR)
+		return true;
+	skb_queue_purge(&qp->rxq);
+	return false;
+}
+
 static bool uet_qp_pass(struct uet_engine *eng)
 {
 	struct uet_qp *qp = container_of(eng, struct uet_qp, eng);
@@ -275,12 +288,9 @@ static bool uet_qp_pass(struct uet_engine *eng)
 	bool more;
 	int n;
 
-	if (state == IB_QPS_RESET || state == IB_QPS_INIT) {
-		skb_queue_purge(&qp->rxq);
-		return false;
-	}
-	if (state == IB_QPS_ERR) {
-		skb_queue_purge(&qp->rxq);
+	if (!uet_qp_pass_open(qp, state)) {
+		if (state != IB_QPS_ERR)
+			return false;
 		more = uet_req_flush(qp);
 		return uet_resp_flush(qp) || more;
 	}
@@ -779,28 +789,12 @@ int uet_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	return 0;
 }
 
-/* Copy a WR's SGE list into a WQE; returns the total length. */
-static u32 uet_wqe_set_sges(struct rxe_dma_info *dma, const struct ib_sge *sg,
-			    int num_sge)
-{
-	u32 length = 0;
-	int i;
-
-	for (i = 0; i < num_sge; i++) {
-		dma->sge[i].addr = sg[i].addr;
-		dma->sge[i].length = sg[i].length;
-		dma->sge[i].lkey = sg[i].lkey;
-		length += sg[i].length;
-	}
-	dma->num_sge = num_sge;
-	return length;
-}
-
 /* Kernel consumers: a WR becomes a WQE in the same ring users write. */
 static int uet_post_one_send(struct uet_qp *qp, const struct ib_send_wr *wr)
 {
 	struct rxe_send_wqe *wqe;
-	u32 i, length = 0;
+	bool inl;
+	int err;
 
 	if (wr->num_sge > qp->cap.max_send_sge)
 		return -EINVAL;
@@ -847,25 +841,14 @@ static int uet_post_one_send(struct uet_qp *qp, const struct ib_send_wr *wr)
 		return -EINVAL;
 	}
 
-	if ((wr->send_flags & IB_SEND_INLINE) &&
-	    (wr->opcode == IB_WR_SEND || wr->opcode == IB_WR_SEND_WITH_IMM ||
-	     wr->opcode == IB_WR_RDMA_WRITE ||
-	     wr->opcode == IB_WR_RDMA_WRITE_WITH_IMM)) {
-		u8 *p = wqe->dma.inline_data;
-
-		for (i = 0; i < wr->num_sge; i++) {
-			if (wr->sg_list[i].length > qp->cap.max_inline_data - length)
-				return -EINVAL;
-			memcpy(p, (void *)(uintptr_t)wr->sg_list[i].addr,
-			       wr->sg_list[i].length);
-			p += wr->sg_list[i].length;
-			length += wr->sg_list[i].length;
-		}
-	} else {
-		length = uet_wqe_set_sges(&wqe->dma, wr->sg_list, wr->num_sge);
-	}
-	wqe->dma.length = length;
-	wqe->dma.resid = length;
+	inl = (wr->send_flags & IB_SEND_INLINE) &&
+	      (wr->opcode == IB_WR_SEND || wr->opcode == IB_WR_SEND_WITH_IMM ||
+	       wr->opcode == IB_WR_RDMA_WRITE ||
+	       wr->opcode == IB_WR_RDMA_WRITE_WITH_IMM);
+	err = uet_sge_from_wr(&wqe->dma, wr->sg_list, wr->num_sge, inl,
+			      qp->cap.max_inline_data);
+	if (err)
+		return err;
 	uet_queue_client_advance_producer(&qp->sq);
 	return 0;
 }
@@ -912,7 +895,6 @@ int uet_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	struct rxe_recv_wqe *wqe;
 	unsigned long flags;
 	int err = 0;
-	u32 length;
 
 	if (qp->srq || uet_qp_state(qp) == IB_QPS_RESET) {
 		*bad_wr = wr;
@@ -930,11 +912,7 @@ int uet_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		}
 		wqe = uet_queue_client_producer_addr(&qp->rq);
 		wqe->wr_id = wr->wr_id;
-		length = uet_wqe_set_sges(&wqe->dma, wr->sg_list, wr->num_sge);
-		wqe->dma.length = length;
-		wqe->dma.resid = length;
-		wqe->dma.cur_sge = 0;
-		wqe->dma.sge_offset = 0;
+		uet_sge_from_wr(&wqe->dma, wr->sg_list, wr->num_sge, false, 0);
 		uet_queue_client_advance_producer(&qp->rq);
 	}
 	spin_unlock_irqrestore(&qp->rq_lock, flags);

@@ -170,10 +170,18 @@ struct uet_sge_io {
  */
 int uet_sge_copy(struct uet_qp *qp, const struct rxe_sge *sge, u32 num_sge,
 		 u32 offset, u32 len, int access, const struct uet_sge_io *io);
+u64 uet_sge_total(const struct rxe_sge *sge, u32 num_sge);
+/* A kernel consumer's WR payload into a WQE: copied into its inline data
+ * (at most max_inline bytes, else -EINVAL) when copy, else its SGE list;
+ * sets the lengths and the cursor.
+ */
+int uet_sge_from_wr(struct rxe_dma_info *dma, const struct ib_sge *sg,
+		    int num_sge, bool copy, u32 max_inline);
 
 /* qp.c */
 u64 uet_qp_rnr_ns(u8 timer);
 enum ib_qp_state uet_qp_state(struct uet_qp *qp);
+bool uet_qp_pass_open(struct uet_qp *qp, enum ib_qp_state state);
 struct uet_qp *uet_qp_get(struct uet_dev *udev, u32 qpn);
 void uet_qp_put(struct uet_qp *qp);
 void uet_qp_error(struct uet_qp *qp);

@@ -188,7 +188,6 @@ static void uet_req_fetch(struct uet_qp *qp)
 		struct uet_swqe *w = uet_swqe(req, req->tail);
 		struct rxe_send_wqe *wqe = &w->wqe;
 		u64 length = 0;
-		u32 i;
 
 		/* The slot is larger than struct rxe_send_wqe: SGEs follow. */
 		memcpy((u8 *)w + offsetof(struct uet_swqe, wqe),
@@ -226,8 +225,7 @@ static void uet_req_fetch(struct uet_qp *qp)
 				w->status = IB_WC_LOC_QP_OP_ERR;
 				continue;
 			}
-			for (i = 0; i < wqe->dma.num_sge; i++)
-				length += wqe->dma.sge[i].length;
+			length = uet_sge_total(wqe->dma.sge, wqe->dma.num_sge);
 		}
 		if (length > UET_MAX_MSG_SIZE)
 			w->status = IB_WC_LOC_LEN_ERR;

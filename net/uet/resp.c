@@ -76,8 +76,7 @@ static int uet_resp_take_rqe(struct uet_qp *qp, struct uet_rmsg *m)
 {
 	struct uet_resp *resp = qp->resp;
 	struct rxe_recv_wqe *wqe = m->wqe;
-	u32 i, max_sge;
-	u64 length = 0;
+	u32 max_sge;
 	int err;
 
 	if (qp->srq) {
@@ -101,9 +100,8 @@ static int uet_resp_take_rqe(struct uet_qp *qp, struct uet_rmsg *m)
 		wqe->dma.num_sge = 0;
 		m->status = IB_WC_LOC_QP_OP_ERR;
 	}
-	for (i = 0; i < wqe->dma.num_sge; i++)
-		length += wqe->dma.sge[i].length;
-	wqe->dma.length = min_t(u64, length, U32_MAX);
+	wqe->dma.length = min_t(u64, uet_sge_total(wqe->dma.sge,
+						   wqe->dma.num_sge), U32_MAX);
 	return 0;
 }
 

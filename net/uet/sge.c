@@ -4,7 +4,8 @@
  * WQE's payload), the receive side (placing a SEND, a READ response, an
  * atomic's result) and UD alike: each SGE's region is looked up by its
  * lkey and checked against the QP's PD and the access asked before a
- * byte moves.
+ * byte moves. Also where a kernel consumer's work request becomes the
+ * payload part of a WQE, for every QP type.
  */
 #include "qp.h"
 
@@ -40,4 +41,45 @@ int uet_sge_copy(struct uet_qp *qp, const struct rxe_sge *sge, u32 num_sge,
 		offset = 0;
 	}
 	return done == len ? 0 : -EINVAL;
+}
+
+/* u64: the lengths of a user's list can add up past 4 GiB. */
+u64 uet_sge_total(const struct rxe_sge *sge, u32 num_sge)
+{
+	u64 total = 0;
+	u32 i;
+
+	for (i = 0; i < num_sge; i++)
+		total += sge[i].length;
+	return total;
+}
+
+int uet_sge_from_wr(struct rxe_dma_info *dma, const struct ib_sge *sg,
+		    int num_sge, bool copy, u32 max_inline)
+{
+	u64 length = 0;
+	int i;
+
+	for (i = 0; i < num_sge; i++) {
+		if (copy) {
+			if (sg[i].length > max_inline - length)
+				return -EINVAL;
+			memcpy(dma->inline_data + length,
+			       (void *)(uintptr_t)sg[i].addr, sg[i].length);
+		} else {
+			dma->sge[i].addr = sg[i].addr;
+			dma->sge[i].length = sg[i].length;
+			dma->sge[i].lkey = sg[i].lkey;
+		}
+		length += sg[i].length;
+	}
+	dma->num_sge = copy ? 0 : num_sge;
+	/* More than a u32 holds is more than a message may carry: the
+	 * requester fails it by its SGEs' total (uet_sge_total()).
+	 */
+	dma->length = min_t(u64, length, U32_MAX);
+	dma->resid = dma->length;
+	dma->cur_sge = 0;
+	dma->sge_offset = 0;
+	return 0;
 }

@@ -94,8 +94,7 @@ static bool uet_ud_recv_one(struct uet_qp *qp, struct sk_buff *skb)
 		.port_num = UET_PORT,
 	};
 	struct rxe_recv_wqe *wqe;
-	u32 i, num_sge, len = skb->len;
-	u64 space = 0;
+	u32 num_sge, len = skb->len;
 	int err;
 
 	if (!uet_queue_count(&qp->rq)) {
@@ -105,10 +104,8 @@ static bool uet_ud_recv_one(struct uet_qp *qp, struct sk_buff *skb)
 	}
 	wqe = uet_queue_consumer_addr(&qp->rq);
 	num_sge = min(wqe->dma.num_sge, qp->cap.max_recv_sge);
-	for (i = 0; i < num_sge; i++)
-		space += wqe->dma.sge[i].length;
 	/* IBA class D error: the datagram is dropped, the WQE waits for the next. */
-	if (UET_UD_GRH_LEN + len > space) {
+	if (UET_UD_GRH_LEN + len > uet_sge_total(wqe->dma.sge, num_sge)) {
 		uet_inc(qp->udev, UET_CNT_DROP_ACCESS);
 		kfree_skb(skb);
 		return true;
@@ -281,13 +278,9 @@ static bool uet_ud_pass(struct uet_engine *eng)
 	bool more;
 	int n;
 
-	if (state == IB_QPS_RESET || state == IB_QPS_INIT) {
-		skb_queue_purge(&qp->rxq);
-		return false;
-	}
-	if (state == IB_QPS_ERR) {
-		skb_queue_purge(&qp->rxq);
-		uet_ud_flush(qp);
+	if (!uet_qp_pass_open(qp, state)) {
+		if (state == IB_QPS_ERR)
+			uet_ud_flush(qp);
 		return false;
 	}
 
@@ -358,9 +351,6 @@ static int uet_ud_post_one(struct uet_qp *qp, const struct ib_send_wr *wr,
 	const struct ib_ud_wr *uwr = ud_wr(wr);
 	struct rxe_send_wqe *wqe;
 	struct uet_path path;
-	u64 length = 0;
-	u8 *inline_data;
-	u32 i;
 	int err;
 
 	if (wr->num_sge > qp->cap.max_send_sge)
@@ -387,28 +377,12 @@ static int uet_ud_post_one(struct uet_qp *qp, const struct ib_send_wr *wr,
 		wqe->wr.wr.ud.remote_qpn = uwr->remote_qpn;
 		wqe->wr.wr.ud.remote_qkey = uwr->remote_qkey;
 		uet_ud_path_to_av(&path, &wqe->wr.wr.ud.av);
-		inline_data = wqe->dma.inline_data;
-		for (i = 0; i < wr->num_sge; i++) {
-			const struct ib_sge *sge = &wr->sg_list[i];
-
-			if (wr->send_flags & IB_SEND_INLINE) {
-				if (sge->length > qp->cap.max_inline_data - length)
-					return -EINVAL;
-				memcpy(inline_data + length,
-				       (void *)(uintptr_t)sge->addr, sge->length);
-			} else {
-				wqe->dma.sge[i].addr = sge->addr;
-				wqe->dma.sge[i].length = sge->length;
-				wqe->dma.sge[i].lkey = sge->lkey;
-			}
-			length += sge->length;
-		}
-		if (!(wr->send_flags & IB_SEND_INLINE))
-			wqe->dma.num_sge = wr->num_sge;
+		err = uet_sge_from_wr(&wqe->dma, wr->sg_list, wr->num_sge,
+				      wr->send_flags & IB_SEND_INLINE,
+				      qp->cap.max_inline_data);
+		if (err)
+			return err;
 	}
-	/* More than fits a u32 is more than an MTU all the same. */
-	wqe->dma.length = min_t(u64, length, U32_MAX);
-	wqe->dma.resid = wqe->dma.length;
 	uet_queue_client_advance_producer(&qp->sq);
 	return 0;
 }
