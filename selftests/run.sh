@@ -4,7 +4,8 @@
 # Run selftests (all *.sh here but lib*.sh, run.sh and the long ones,
 # long_*.sh, or those named) and
 # print TAP. A test also fails if the kernel logged a splat while it ran
-# (BUG, WARNING, KASAN, lockdep, ODEBUG, a hung task, ...). With -k, a
+# (BUG, WARNING, KASAN, lockdep, ODEBUG, a hung task, ...), or if it ran
+# longer than settings' timeout (kselftest's per-test limit). With -k, a
 # kmemleak scan after the last test counts as one more test. Ends with
 # "N passed, N failed, N skipped"; -o FILE also writes that line to FILE,
 # and after it "failed: NAME..." (the suites that failed, if any).
@@ -29,6 +30,7 @@ else
 	done
 fi
 
+limit=$(sed -n 's/^timeout=//p' "$dir/settings")
 splat='BUG:|WARNING:|KASAN|UBSAN|Oops|general protection|possible circular locking|possible recursive locking|inconsistent lock state|lock held when returning|suspicious RCU|sleeping function called|refcount_t:|list_(add|del) corruption|stack-protector|Kernel panic|ODEBUG:|blocked for more than'
 
 kleak=/sys/kernel/debug/kmemleak
@@ -54,9 +56,10 @@ for t in "${tests[@]}"; do
 	echo "# --- $name"
 	dmesg -C
 	start=$SECONDS
-	bash "$dir/$t" 2>&1
+	timeout "$limit" bash "$dir/$t" 2>&1
 	rc=$?
 	echo "# $name: $((SECONDS - start)) s"
+	[ "$rc" -ne 124 ] || echo "# $name: killed after the $limit s of settings"
 	if dmesg | grep -Eq "$splat"; then
 		echo "# kernel splat during $name:"
 		dmesg | sed 's/^/#   /'
