@@ -77,6 +77,15 @@ int uet_cc_index(const struct uet_cc_ops *ops)
 }
 EXPORT_SYMBOL_IF_KUNIT(uet_cc_index);
 
+/**
+ * uet_cc_init() - start a QP's congestion controller
+ * @cc: the controller
+ * @ops: the algorithm
+ * @mtu: payload bytes of a full packet
+ * @params: values of @ops' parameters in their order, NULL for the
+ *	defaults
+ * @now: the time, ns
+ */
 void uet_cc_init(struct uet_cc *cc, const struct uet_cc_ops *ops, u32 mtu,
 		 const u32 *params, u64 now)
 {

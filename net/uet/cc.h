@@ -49,33 +49,41 @@ struct uet_cc_ack {
 
 struct uet_cc;
 
-/* init, send_at and get_info are required; the other hooks may be NULL. */
+/**
+ * struct uet_cc_ops - a congestion control algorithm
+ * @name: what "uet dev set DEV cc NAME" chooses it by
+ * @params: its tunables, @nparams of them
+ * @nparams: entries of @params
+ * @init: start; cc->mtu and cc->params are set, the private area zeroed
+ * @on_ack: what one ACK told the sender
+ * @on_nack: a NACK for a packet of @bytes, @trimmed when a switch cut it
+ *	(else the receiver saw a hole)
+ * @on_loss: packets of @bytes declared lost, by the SACK rule or by
+ *	@timeout
+ * @on_cnp: a congestion notification packet (DCQCN) arrived
+ * @on_send: a packet of @bytes left, @retx if a retransmission
+ * @send_at: when a packet of @bytes may leave with @inflight_bytes out: a
+ *	time <= @now at once, a later time (pacing) ask again then, U64_MAX
+ *	when the window is full (wait for an ACK)
+ * @get_info: fills up to UET_CC_STATS_MAX values, returns how many
+ *
+ * @init, @send_at and @get_info are required; the other hooks may be
+ * NULL. Every hook is called by the QP's engine, one at a time.
+ */
 struct uet_cc_ops {
 	const char *name;
-	const struct uet_cc_param *params;	/* nparams entries */
+	const struct uet_cc_param *params;
 	u32 nparams;
 
-	/* cc->mtu, cc->params are set; the private area is zeroed. */
 	void (*init)(struct uet_cc *cc, u64 now);
 	void (*on_ack)(struct uet_cc *cc, const struct uet_cc_ack *ack);
-	/* A NACK for a packet of `bytes`: trimmed (a switch cut it) or
-	 * another loss signal (the receiver saw a hole).
-	 */
 	void (*on_nack)(struct uet_cc *cc, u64 now, u32 bytes, bool trimmed,
 			u64 inflight_bytes);
-	/* Packets were declared lost by SACK or by timeout. */
 	void (*on_loss)(struct uet_cc *cc, u64 now, u32 bytes, bool timeout);
-	/* A congestion notification packet (DCQCN) arrived. */
 	void (*on_cnp)(struct uet_cc *cc, u64 now);
-	/* A packet of `bytes` left (retx: a retransmission). */
 	void (*on_send)(struct uet_cc *cc, u64 now, u32 bytes, bool retx);
-	/* When may a packet of `bytes` leave, with inflight_bytes out?
-	 * A time <= now: at once; a later time: pacing, ask again then;
-	 * U64_MAX: the window is full, wait for an ACK.
-	 */
 	u64 (*send_at)(struct uet_cc *cc, u64 now, u64 inflight_bytes,
 		       u32 bytes);
-	/* Fills up to UET_CC_STATS_MAX values; returns how many. */
 	int (*get_info)(const struct uet_cc *cc, struct uet_cc_stat *st);
 };
 
@@ -108,7 +116,6 @@ const struct uet_cc_ops *uet_cc_get(int i);
 int uet_cc_param_index(const struct uet_cc_ops *ops, const char *name);
 #define UET_CC_NUM		3
 
-/* Starts cc with ops and its parameter values (NULL: the defaults). */
 void uet_cc_init(struct uet_cc *cc, const struct uet_cc_ops *ops, u32 mtu,
 		 const u32 *params, u64 now);
 

@@ -157,7 +157,14 @@ static void uet_engine_work(struct work_struct *work)
 	}
 }
 
-/* A new engine is stopped: uet_engine_start() when the QP may run. */
+/**
+ * uet_engine_init() - set up a QP's engine, stopped
+ * @eng: the engine
+ * @pass: the QP's pass, run by whoever owns the engine
+ * @admit: the receive path's check before a packet is queued, or NULL
+ *
+ * A new engine is stopped: uet_engine_start() when the QP may run.
+ */
 void uet_engine_init(struct uet_engine *eng, uet_engine_pass_t pass,
 		     uet_engine_admit_t admit)
 {
@@ -170,7 +177,13 @@ void uet_engine_init(struct uet_engine *eng, uet_engine_pass_t pass,
 	INIT_WORK(&eng->work, uet_engine_work);
 }
 
-/* Run the engine here and now, or make its owner run it again. */
+/**
+ * uet_engine_run() - run the engine here and now, or have its owner run
+ * it again
+ * @eng: the engine
+ *
+ * From the receive softirq one pass at most; the rest goes to the work.
+ */
 void uet_engine_run(struct uet_engine *eng)
 {
 	int passes = 0, max_passes = UET_ENGINE_BH_PASSES;
@@ -189,9 +202,12 @@ void uet_engine_run(struct uet_engine *eng)
 	}
 }
 
-/* The same from a task that may sleep (a user QP's doorbell): pass
- * after pass while there is work, and the work item runs on this CPU
- * from now on.
+/**
+ * uet_engine_run_task() - uet_engine_run() from a task that may sleep
+ * @eng: the engine
+ *
+ * A user QP's doorbell: pass after pass while there is work, and the
+ * work item runs on this CPU from now on.
  */
 void uet_engine_run_task(struct uet_engine *eng)
 {
@@ -210,8 +226,12 @@ void uet_engine_run_task(struct uet_engine *eng)
 	}
 }
 
-/* Have the engine run soon, from any context: the owner makes another
- * pass, or the work item does one.
+/**
+ * uet_engine_kick() - have the engine run soon
+ * @eng: the engine
+ *
+ * Any context (timers call it from hard interrupts): the owner makes
+ * another pass, or the work item does one.
  */
 void uet_engine_kick(struct uet_engine *eng)
 {
@@ -227,9 +247,16 @@ void uet_engine_kick(struct uet_engine *eng)
 	spin_unlock_irqrestore(&eng->lock, flags);
 }
 
-/* Queue skb to q for the engine, unless it is stopped (-ESHUTDOWN), its
- * admit check refuses skb (that check's errno) or q holds limit packets
- * (-ENOBUFS); the caller then still owns skb.
+/**
+ * uet_engine_queue() - queue a packet for the engine's next pass
+ * @eng: the engine
+ * @q: the QP's backlog
+ * @skb: the packet
+ * @limit: at most this many packets in @q
+ *
+ * Return: 0, -ESHUTDOWN if the engine is stopped, the admit check's
+ * errno if it refuses @skb, -ENOBUFS if @q is full; on error the caller
+ * still owns @skb.
  */
 int uet_engine_queue(struct uet_engine *eng, struct sk_buff_head *q,
 		     struct sk_buff *skb, u32 limit)
@@ -250,7 +277,11 @@ int uet_engine_queue(struct uet_engine *eng, struct sk_buff_head *q,
 	return err;
 }
 
-/* Process context. On return no pass runs or will run until
+/**
+ * uet_engine_stop() - stop the engine and wait for its owner
+ * @eng: the engine
+ *
+ * Process context. On return no pass runs or will run until
  * uet_engine_start(), and nothing more is queued.
  */
 void uet_engine_stop(struct uet_engine *eng)
@@ -263,6 +294,10 @@ void uet_engine_stop(struct uet_engine *eng)
 	cancel_work_sync(&eng->work);
 }
 
+/**
+ * uet_engine_start() - let passes run again
+ * @eng: the engine
+ */
 void uet_engine_start(struct uet_engine *eng)
 {
 	spin_lock_irq(&eng->lock);
@@ -270,9 +305,14 @@ void uet_engine_start(struct uet_engine *eng)
 	spin_unlock_irq(&eng->lock);
 }
 
-/* Process context: hold the engine as its owner without running a pass,
- * to read its state whole (netlink). False if it is stopped: then no
- * pass runs and the caller's own serialisation with modify_qp decides.
+/**
+ * uet_engine_lock() - own the engine without running a pass
+ * @eng: the engine
+ *
+ * Process context, to read the QP's state whole (netlink).
+ *
+ * Return: false if the engine is stopped: then no pass runs and the
+ * caller's own serialisation with modify_qp decides.
  */
 bool uet_engine_lock(struct uet_engine *eng)
 {
@@ -298,7 +338,12 @@ bool uet_engine_lock(struct uet_engine *eng)
 	}
 }
 
-/* Give the engine back; what was asked of it meanwhile goes to the work. */
+/**
+ * uet_engine_unlock() - give back what uet_engine_lock() took
+ * @eng: the engine
+ *
+ * What was asked of the engine meanwhile goes to the work item.
+ */
 void uet_engine_unlock(struct uet_engine *eng)
 {
 	bool more;

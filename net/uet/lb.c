@@ -236,9 +236,17 @@ u16 uet_lb_set_base(u32 hash, u32 count)
 }
 EXPORT_SYMBOL_IF_KUNIT(uet_lb_set_base);
 
-/* hash seeds the QP's random choices, so its sequence is reproducible;
- * single starts on the value hash picks from the set, so distinct QPs to
- * one peer take distinct paths.
+/**
+ * uet_lb_init() - start a QP's load balancer
+ * @lb: the balancer
+ * @ops: the algorithm
+ * @hash: seeds the QP's random choices, so its sequence is reproducible;
+ *	single starts on the value it picks from the set, so distinct QPs
+ *	to one peer take distinct paths
+ * @base: the set of values is [@base, @base + @count)
+ * @count: values in the set
+ * @evt: the peer's table of value states, or NULL
+ * @conf: the device's settings for the algorithms
  */
 void uet_lb_init(struct uet_lb *lb, const struct uet_lb_ops *ops, u32 hash,
 		 u16 base, u32 count, const struct uet_ev_table *evt,

@@ -33,15 +33,20 @@
 
 struct uet_lb;
 
+/**
+ * struct uet_lb_ops - a load balancing algorithm
+ * @name: what "uet dev set DEV lb NAME" chooses it by
+ * @sprays: picks a value per packet, or per flowlet (uet_lb_flowlet()),
+ *	rather than keeping one while it works
+ * @next: the next data packet's entropy value
+ * @feedback: what became of a packet sent on @ev; NULL if not interested
+ *
+ * Called by the QP's engine, one at a time.
+ */
 struct uet_lb_ops {
 	const char *name;
-	/* Picks a value per packet, or per flowlet (uet_lb_flowlet()),
-	 * rather than keeping one while it works.
-	 */
 	bool sprays;
-	/* The next data packet's entropy value. */
 	u16 (*next)(struct uet_lb *lb, u64 now);
-	/* What became of a packet sent on ev; NULL: not interested. */
 	void (*feedback)(struct uet_lb *lb, u16 ev, enum uet_ev_sig sig,
 			 u64 now);
 };

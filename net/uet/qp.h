@@ -165,16 +165,10 @@ struct uet_sge_io {
 	int skb_off;
 };
 
-/* sge.c: copy len bytes between io and an SGE list, from byte offset of
- * the list, each region checked for access.
- */
+/* sge.c */
 int uet_sge_copy(struct uet_qp *qp, const struct rxe_sge *sge, u32 num_sge,
 		 u32 offset, u32 len, int access, const struct uet_sge_io *io);
 u64 uet_sge_total(const struct rxe_sge *sge, u32 num_sge);
-/* A kernel consumer's WR payload into a WQE: copied into its inline data
- * (at most max_inline bytes, else -EINVAL) when copy, else its SGE list;
- * sets the lengths and the cursor.
- */
 int uet_sge_from_wr(struct rxe_dma_info *dma, const struct ib_sge *sg,
 		    int num_sge, bool copy, u32 max_inline);
 

@@ -9,6 +9,19 @@
  */
 #include "qp.h"
 
+/**
+ * uet_sge_copy() - copy between an SGE list and a buffer or a packet
+ * @qp: the QP whose PD the regions must belong to
+ * @sge: the list
+ * @num_sge: its entries
+ * @offset: where in the list the copy starts, bytes
+ * @len: bytes to copy
+ * @access: what each region must allow (IB_ACCESS_*; 0 to read)
+ * @io: the other side
+ *
+ * Return: 0; -EACCES for an unknown lkey, the region check's errno, or
+ * -EINVAL if the list holds fewer than @offset + @len bytes.
+ */
 int uet_sge_copy(struct uet_qp *qp, const struct rxe_sge *sge, u32 num_sge,
 		 u32 offset, u32 len, int access, const struct uet_sge_io *io)
 {
@@ -54,6 +67,18 @@ u64 uet_sge_total(const struct rxe_sge *sge, u32 num_sge)
 	return total;
 }
 
+/**
+ * uet_sge_from_wr() - a kernel consumer's payload into a WQE
+ * @dma: the WQE's payload part
+ * @sg: the work request's SGE list
+ * @num_sge: its entries (the caller checked them against the QP's cap)
+ * @copy: copy the data into @dma's inline data instead of the list
+ * @max_inline: at most this many bytes copied
+ *
+ * Sets the lengths and the cursor too.
+ *
+ * Return: 0, or -EINVAL if the data to copy exceeds @max_inline.
+ */
 int uet_sge_from_wr(struct rxe_dma_info *dma, const struct ib_sge *sg,
 		    int num_sge, bool copy, u32 max_inline)
 {
