@@ -12,7 +12,7 @@
 #       switch settings, UE 1.0 §3.6.17), base_rtt_us and linkspeed_mbps
 #       set to this fabric's.
 # dcqcn: trimming off, the same ECN ramp, a buffer of 12 BDP, the tuning
-#       of Documentation/uet/cc-dcqcn.rst with its timers scaled to the
+#       of Documentation/uet/design/cc-dcqcn.rst with its timers scaled to the
 #       RTT (as cc_longhaul), 2 x 32 KiB outstanding per sender.
 # none: the nscc port; shows what the window alone does.
 #
@@ -49,7 +49,7 @@ step "nscc: 8 x 2 MiB verified" cc_run nscc nscc $NSCC_PORT
 	cc_run dcqcn dcqcn \
 	limit $((BDP * 12)) kmin $((BDP / 5)) kmax $((BDP * 4 / 5)) trim off
 [ -n "$ONLY" ] && exit 0
-# nscc had 0.95..0.98 of R in five runs (Documentation/uet/cc.rst). The
+# nscc had 0.95..0.98 of R in five runs (Documentation/uet/design/cc.rst). The
 # 90% are asked of what the emulated port could send (cc_report's busy).
 step "nscc: utilization >= 90% (port busy)" \
 	python3 -c "import sys; sys.exit(not $(cc_field nscc 10) >= 0.9)"

@@ -45,7 +45,7 @@ step "dcqcn: no drop" test "$(cc_field dcqcn 6)" -eq 0
 # drained (1 - line_share) x R x RTT less of it.
 step "dcqcn: peak queue (all bands) at most 2.2 x RTT (+ what the port lagged)" \
 	python3 -c "import sys; sys.exit(not $(cc_field dcqcn 4) <= (3.2 - $(cc_field dcqcn 9)) * $BDP)"
-# The recipe's 97%: 0.981..0.990 in five runs (Documentation/uet/cc.rst).
+# The recipe's 97%: 0.981..0.990 in five runs (Documentation/uet/design/cc.rst).
 # The emulated port itself sends at 0.78..0.99 of R while it has packets
 # (line_share): the 95% are asked of what it could send (busy).
 step "dcqcn: utilization >= 95% (port busy)" \

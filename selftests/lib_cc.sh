@@ -20,7 +20,7 @@ cc_devs() {
 # firmware's microsecond timers scaled to RTT_US: alpha every RTT/4; rate
 # increases, small steps, and at most one cut per RTT. The marks of one
 # RTT answer one queue: a cut for each took the rates to a third of R
-# before the first cut could show (Documentation/uet/cc.rst).
+# before the first cut could show (Documentation/uet/design/cc.rst).
 cc_dcqcn_tuning() {
 	cc_devs cc-param dcqcn.rp_max_rate_mbps "$RATE_MBIT" \
 		cc-param dcqcn.rp_min_dec_fac 95 cc-param dcqcn.rp_clamp_tgt_rate 1 \

@@ -245,7 +245,7 @@ read -r pre rec srtt_s <"$T/recovery"
 log "Mbit/s per 0.5 s from 1 s before the failure (time:rate): $(cat "$T/series")"
 log "before the failure $(python3 -c "print(round($pre * 8 / 1e6, 1))") Mbit/s; back to 70% of it after $rec s = $(python3 -c "print(round($rec / $srtt_s, 1) if $srtt_s else 'n/a')") RTTs (srtt $srtt_s s)"
 # The target is 50 RTTs, met in 13 of 14 runs (14..45 RTTs, one at
-# 64; Documentation/uet/multipath.rst): the 3 spines left carry 75% of
+# 64; Documentation/uet/design/multipath.rst): the 3 spines left carry 75% of
 # what 4 did, so 70% of the old rate sits within the noise of the
 # emulated fabric. Twice the goal still catches a stall.
 step "rate back to 70% within 100 RTTs of the failure" \

@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Trains (Documentation/uet/wire-format.rst): 64 KiB RDMA WRITEs from a to
-# b over a veth at MTU 1500 (47 packets each) leave uet0 as GSO skbs of at
-# most train_pkts packets, and arrive as the same packets, every byte
-# verified. With train_pkts 1 every packet is an skb of its own, and so
+# Trains (Documentation/uet/design/wire-format.rst): 64 KiB RDMA WRITEs
+# from a to b over a veth at MTU 1500 (47 packets each) leave uet0 as GSO
+# skbs of at most train_pkts packets, and arrive as the same packets, every
+# byte verified. With train_pkts 1 every packet is an skb of its own, and so
 # with lb spray, which picks an entropy value per packet unless
 # flowlet_pkts lets it keep one for several (a train shares one).
 . "$(dirname "$0")/lib.sh"

@@ -37,7 +37,7 @@ enum uet_band {
  * one plane BDP (UE spec 1.0 §3.6.17, UET-CC's switch settings); trim
  * size 128 bytes (SAI packet trimming proposal's default), enough for
  * IPv6 + UDP + PDS + verbs headers; DSCPs those of rdma_uet
- * (Documentation/uet/sch_uet.rst).
+ * (Documentation/uet/admin-guide/sch_uet.rst).
  */
 #define UET_DEF_KMIN_PCT	20
 #define UET_DEF_KMAX_PCT	80

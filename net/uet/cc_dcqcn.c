@@ -5,7 +5,7 @@
  * DCTCP-style estimate of how often CNPs come; a timer and a byte
  * counter walk the rate back up in fast recovery, additive and hyper
  * increase. Parameter names follow mlx5's cc_params, defaults NVIDIA's
- * firmware (Documentation/uet/cc-dcqcn.rst names each source).
+ * firmware (Documentation/uet/design/cc-dcqcn.rst names each source).
  *
  * The firmware runs the alpha, decrease and increase timers per flow; here
  * each is a deadline, caught up in time order whenever a hook brings

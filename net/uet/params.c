@@ -2,9 +2,10 @@
 /*
  * The device parameters: one table entry each (name, attribute, range,
  * default and where the default comes from), and the rules between them.
- * Documentation/uet/uet-dev.rst has the same table for users; the YNL
- * spec lists each attribute with the same range (selftests/netlink_spec.sh
- * compares it with the policy netlink.c makes from this table).
+ * Documentation/uet/admin-guide/uet-dev.rst has the same table for users;
+ * the YNL spec lists each attribute with the same range
+ * (selftests/netlink_spec.sh compares it with the policy netlink.c makes
+ * from this table).
  */
 #include <kunit/visibility.h>
 #include <linux/export.h>
@@ -41,7 +42,7 @@ const struct uet_param_desc uet_param_descs[] = {
 	/* AF31 for data, AF32 for retransmissions (a class sch_uet serves
 	 * first), CS6 for control as NVIDIA's RoCE NICs send their CNPs
 	 * (DSCP 48), AF33 for trimmed packets; the same values are
-	 * sch_uet's defaults (Documentation/uet/sch_uet.rst).
+	 * sch_uet's defaults (Documentation/uet/admin-guide/sch_uet.rst).
 	 */
 	UET_PARAM_NOW(DSCP_DATA, dscp_data, 0, 63, 26),
 	UET_PARAM_NOW(DSCP_RETX, dscp_retx, 0, 63, 28),

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * On-wire headers (Documentation/uet/wire-format.rst). All fields are
+ * On-wire headers (Documentation/uet/design/wire-format.rst). All fields are
  * big-endian. Pure code: no ib_core, no sockets, so KUnit drives it.
  */
 #ifndef _UET_WIRE_H

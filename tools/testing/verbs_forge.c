@@ -43,7 +43,7 @@
 #define FLOOD_ROUNDS	32
 #define FLOOD_PKTS	256
 
-/* Wire constants (Documentation/uet/wire-format.rst). */
+/* Wire constants (Documentation/uet/design/wire-format.rst). */
 #define PDS_RUD_REQ	2
 #define PDS_ACK_CC	8
 #define PDS_NACK	10

@@ -2,7 +2,8 @@
 /*
  * Tracepoints of the uet transport (TRACE_SYSTEM uet): packets in and
  * out, retransmissions, NACKs, retransmit timeouts and QP state changes.
- * Off, each costs a patched-out branch. Documentation/uet/tracing.rst.
+ * Off, each costs a patched-out branch.
+ * Documentation/uet/admin-guide/tracing.rst.
  * Here rather than next to the code, as net/mptcp's, so that
  * <trace/define_trace.h> finds it by TRACE_SYSTEM.
  */

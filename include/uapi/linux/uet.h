@@ -2,7 +2,8 @@
 /*
  * Generic netlink family "uet": configuration and state of uet RDMA devices
  * and their QPs. Documentation/netlink/specs/uet.yaml describes the same
- * family for YNL; Documentation/uet/netlink.rst explains each attribute.
+ * family for YNL; Documentation/uet/design/netlink.rst explains each
+ * attribute.
  */
 #ifndef _UAPI_LINUX_UET_H
 #define _UAPI_LINUX_UET_H
@@ -114,10 +115,11 @@ enum uet_cc_param_attr {
 	UET_A_CC_PARAM_MAX = __UET_A_CC_PARAM_MAX - 1
 };
 
-/* One numeric device parameter, by the name Documentation/uet/uet-dev.rst
- * gives it: the one its own UET_A_DEV_* attribute carries (dscp_data for
- * UET_A_DEV_DSCP_DATA, ...). dev-get describes each; dev-set takes a name
- * and a value, as it takes the attribute.
+/* One numeric device parameter, by the name
+ * Documentation/uet/admin-guide/uet-dev.rst gives it: the one its own
+ * UET_A_DEV_* attribute carries (dscp_data for UET_A_DEV_DSCP_DATA, ...).
+ * dev-get describes each; dev-set takes a name and a value, as it takes
+ * the attribute.
  */
 enum uet_param_attr {
 	UET_A_PARAM_UNSPEC,
