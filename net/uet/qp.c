@@ -792,6 +792,7 @@ int uet_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 /* Kernel consumers: a WR becomes a WQE in the same ring users write. */
 static int uet_post_one_send(struct uet_qp *qp, const struct ib_send_wr *wr)
 {
+	const struct uet_wr_op *op;
 	struct rxe_send_wqe *wqe;
 	bool inl;
 	int err;
@@ -841,10 +842,9 @@ static int uet_post_one_send(struct uet_qp *qp, const struct ib_send_wr *wr)
 		return -EINVAL;
 	}
 
-	inl = (wr->send_flags & IB_SEND_INLINE) &&
-	      (wr->opcode == IB_WR_SEND || wr->opcode == IB_WR_SEND_WITH_IMM ||
-	       wr->opcode == IB_WR_RDMA_WRITE ||
-	       wr->opcode == IB_WR_RDMA_WRITE_WITH_IMM);
+	op = uet_wr_op(wr->opcode, false);
+	inl = (wr->send_flags & IB_SEND_INLINE) && op &&
+	      (op->flags & UET_WR_INLINE);
 	err = uet_sge_from_wr(&wqe->dma, wr->sg_list, wr->num_sge, inl,
 			      qp->cap.max_inline_data);
 	if (err)

@@ -9,6 +9,7 @@
 #define _UET_QP_H
 
 #include "uet.h"
+#include "op.h"
 #include "peer.h"
 #include "train.h"
 #include "wire.h"
@@ -38,8 +39,12 @@ struct uet_swqe {
 	bool started;
 	bool segmented;		/* every packet built */
 	bool responded;		/* READ/atomic: the whole response arrived */
-	bool consumes_rmsg;
-	bool rd_atomic;
+	/* What the requester does with it (op.c); NULL: it takes no such
+	 * opcode, and the WQE completes in error.
+	 */
+	const struct uet_wr_op *op;
+	bool consumes_rmsg;	/* op's UET_WR_RECV */
+	bool rd_atomic;		/* op's UET_WR_ANSWERED */
 	enum ib_wc_status status;
 	struct rxe_send_wqe wqe;	/* followed by sge[] or inline data */
 };

@@ -136,38 +136,10 @@ void uet_req_reset(struct uet_qp *qp)
 	uet_queue_discard(&qp->sq);
 }
 
-static bool uet_req_op_valid(u32 opcode, bool is_user)
+static bool uet_req_is_inline(const struct uet_swqe *w)
 {
-	switch (opcode) {
-	case IB_WR_RDMA_WRITE:
-	case IB_WR_RDMA_WRITE_WITH_IMM:
-	case IB_WR_SEND:
-	case IB_WR_SEND_WITH_IMM:
-	case IB_WR_SEND_WITH_INV:
-	case IB_WR_RDMA_READ:
-	case IB_WR_ATOMIC_CMP_AND_SWP:
-	case IB_WR_ATOMIC_FETCH_AND_ADD:
-		return true;
-	case IB_WR_LOCAL_INV:
-	case IB_WR_REG_MR:
-		return !is_user;
-	default:
-		return false;
-	}
-}
-
-static bool uet_req_is_inline(const struct rxe_send_wqe *wqe)
-{
-	switch (wqe->wr.opcode) {
-	case IB_WR_RDMA_WRITE:
-	case IB_WR_RDMA_WRITE_WITH_IMM:
-	case IB_WR_SEND:
-	case IB_WR_SEND_WITH_IMM:
-	case IB_WR_SEND_WITH_INV:
-		return wqe->wr.send_flags & IB_SEND_INLINE;
-	default:
-		return false;
-	}
+	return (w->op->flags & UET_WR_INLINE) &&
+	       (w->wqe.wr.send_flags & IB_SEND_INLINE);
 }
 
 static bool uet_req_signaled(const struct uet_qp *qp, const struct uet_swqe *w)
@@ -203,20 +175,17 @@ static void uet_req_fetch(struct uet_qp *qp)
 		w->segmented = false;
 		w->responded = false;
 		w->status = IB_WC_SUCCESS;
-		w->rd_atomic = w->opcode == IB_WR_RDMA_READ ||
-			       w->opcode == IB_WR_ATOMIC_CMP_AND_SWP ||
-			       w->opcode == IB_WR_ATOMIC_FETCH_AND_ADD;
-		w->consumes_rmsg = w->opcode == IB_WR_SEND ||
-				   w->opcode == IB_WR_SEND_WITH_IMM ||
-				   w->opcode == IB_WR_SEND_WITH_INV ||
-				   w->opcode == IB_WR_RDMA_WRITE_WITH_IMM;
+		/* The whole u32: a user's 0x102 is no SEND. */
+		w->op = uet_wr_op(wqe->wr.opcode, qp->is_user);
+		w->rd_atomic = w->op && (w->op->flags & UET_WR_ANSWERED);
+		w->consumes_rmsg = w->op && (w->op->flags & UET_WR_RECV);
 		req->tail++;
 
-		if (!uet_req_op_valid(w->opcode, qp->is_user)) {
+		if (!w->op) {
 			w->status = IB_WC_LOC_QP_OP_ERR;
 			continue;
 		}
-		if (uet_req_is_inline(wqe)) {
+		if (uet_req_is_inline(w)) {
 			length = wqe->dma.length;
 			if (length > qp->cap.max_inline_data)
 				w->status = IB_WC_LOC_LEN_ERR;
@@ -229,8 +198,7 @@ static void uet_req_fetch(struct uet_qp *qp)
 		}
 		if (length > UET_MAX_MSG_SIZE)
 			w->status = IB_WC_LOC_LEN_ERR;
-		if ((w->opcode == IB_WR_ATOMIC_CMP_AND_SWP ||
-		     w->opcode == IB_WR_ATOMIC_FETCH_AND_ADD) &&
+		if ((w->op->flags & UET_WR_ATOMIC) &&
 		    (length != sizeof(u64) || wqe->dma.num_sge != 1))
 			w->status = IB_WC_LOC_LEN_ERR;
 		w->length = length;
@@ -244,7 +212,7 @@ static int uet_req_gather(struct uet_qp *qp, struct uet_swqe *w, u32 offset,
 	struct rxe_send_wqe *wqe = &w->wqe;
 	struct uet_sge_io io = { .buf = buf, .dir = UET_FROM_MR };
 
-	if (uet_req_is_inline(wqe)) {
+	if (uet_req_is_inline(w)) {
 		memcpy(buf, wqe->dma.inline_data + offset, len);
 		return 0;
 	}
@@ -581,35 +549,13 @@ static int uet_req_job_pkt(struct uet_qp *qp, struct uet_rjob *job)
 	return 0;
 }
 
-static u8 uet_req_wire_op(u8 opcode)
-{
-	switch (opcode) {
-	case IB_WR_RDMA_WRITE:
-		return UET_OP_WRITE;
-	case IB_WR_RDMA_WRITE_WITH_IMM:
-		return UET_OP_WRITE_IMM;
-	case IB_WR_SEND:
-		return UET_OP_SEND;
-	case IB_WR_SEND_WITH_IMM:
-		return UET_OP_SEND_IMM;
-	case IB_WR_SEND_WITH_INV:
-		return UET_OP_SEND_INV;
-	case IB_WR_RDMA_READ:
-		return UET_OP_READ_REQ;
-	case IB_WR_ATOMIC_CMP_AND_SWP:
-		return UET_OP_CMP_SWAP;
-	default:
-		return UET_OP_FETCH_ADD;
-	}
-}
-
 /* Build and send the next packet of WQE w. */
 static int uet_req_wqe_pkt(struct uet_qp *qp, struct uet_swqe *w)
 {
 	struct rxe_send_wqe *wqe = &w->wqe;
 	u32 psn = qp->tx.nxt, len = 0;
 	struct uet_verbs_hdr vh = {
-		.opcode = uet_req_wire_op(w->opcode),
+		.opcode = w->op->wire,
 		.msn = w->consumes_rmsg ? w->msn : w->seq,
 		.msg_len = w->length,
 		.offset = w->sent,
@@ -788,7 +734,7 @@ static void uet_req_send_new(struct uet_qp *qp, int *budget, u64 now)
 
 		if (w->status != IB_WC_SUCCESS)
 			break;
-		if (w->opcode == IB_WR_LOCAL_INV || w->opcode == IB_WR_REG_MR) {
+		if (w->op->flags & UET_WR_LOCAL) {
 			uet_req_local_op(qp, w);
 			req->cur++;
 			continue;
@@ -821,34 +767,14 @@ static void uet_req_send_new(struct uet_qp *qp, int *budget, u64 now)
 	uet_req_train_flush(qp);
 }
 
-static enum ib_wc_opcode uet_req_wc_opcode(u8 opcode)
-{
-	switch (opcode) {
-	case IB_WR_RDMA_WRITE:
-	case IB_WR_RDMA_WRITE_WITH_IMM:
-		return IB_WC_RDMA_WRITE;
-	case IB_WR_RDMA_READ:
-		return IB_WC_RDMA_READ;
-	case IB_WR_ATOMIC_CMP_AND_SWP:
-		return IB_WC_COMP_SWAP;
-	case IB_WR_ATOMIC_FETCH_AND_ADD:
-		return IB_WC_FETCH_ADD;
-	case IB_WR_LOCAL_INV:
-		return IB_WC_LOCAL_INV;
-	case IB_WR_REG_MR:
-		return IB_WC_REG_MR;
-	default:
-		return IB_WC_SEND;
-	}
-}
-
 static void uet_req_post_cqe(struct uet_qp *qp, struct uet_swqe *w,
 			     enum ib_wc_status status)
 {
 	struct ib_wc wc = {
 		.wr_id = w->wqe.wr.wr_id,
 		.status = status,
-		.opcode = uet_req_wc_opcode(w->opcode),
+		/* An opcode the requester does not take completes as a SEND. */
+		.opcode = w->op ? w->op->wc : IB_WC_SEND,
 		.byte_len = w->length,
 		.qp = &qp->ibqp,
 		.port_num = UET_PORT,

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The send opcodes (IB_WR_*) a QP's requester takes, one table entry
+ * each: what goes on the wire for it, what its completion says, and the
+ * rules it is checked by. The requester asks this table rather than
+ * switching on the opcode in each place. Pure code on the verbs enums,
+ * so KUnit checks the table as a whole.
+ */
+#ifndef _UET_OP_H
+#define _UET_OP_H
+
+#include <rdma/ib_verbs.h>
+
+/* Taken from kernel consumers only: fast registration is the kernel's,
+ * and a user's invalidate needs memory windows, which uet lacks yet.
+ */
+#define UET_WR_KERNEL		BIT(0)
+/* Runs at the front of the send queue and sends nothing. */
+#define UET_WR_LOCAL		BIT(1)
+/* Carries the sender's data, so IB_SEND_INLINE applies. */
+#define UET_WR_INLINE		BIT(2)
+/* Takes a receive WQE at the responder (a SEND, or the immediate). */
+#define UET_WR_RECV		BIT(3)
+/* Done only when the responder's answer arrives (READ, atomics). */
+#define UET_WR_ANSWERED		BIT(4)
+/* An 8-byte atomic: one SGE of 8 bytes for the original value. */
+#define UET_WR_ATOMIC		BIT(5)
+
+/**
+ * struct uet_wr_op - what the requester does with one send opcode
+ * @wire: the verbs header's opcode (UET_OP_*); 0 for a local operation
+ * @wc: the opcode its work completion reports
+ * @flags: UET_WR_*
+ */
+struct uet_wr_op {
+	u8 wire;
+	u8 wc;
+	u8 flags;
+};
+
+const struct uet_wr_op *uet_wr_op(u32 opcode, bool user);
+
+#endif /* _UET_OP_H */
