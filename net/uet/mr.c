@@ -359,7 +359,7 @@ static int uet_copy_chunk(void *va, u32 done, u32 len, void *arg)
 {
 	struct uet_copy_arg *c = arg;
 
-	if (c->dir == UET_TO_MR)
+	if (c->dir == UET_COPY_TO_MR)
 		memcpy(va, c->buf + done, len);
 	else
 		memcpy(c->buf + done, va, len);

@@ -210,7 +210,7 @@ static int uet_req_gather(struct uet_qp *qp, struct uet_swqe *w, u32 offset,
 			  void *buf, u32 len)
 {
 	struct rxe_send_wqe *wqe = &w->wqe;
-	struct uet_sge_io io = { .buf = buf, .dir = UET_FROM_MR };
+	struct uet_sge_io io = { .buf = buf, .dir = UET_COPY_FROM_MR };
 
 	if (uet_req_is_inline(w)) {
 		memcpy(buf, wqe->dma.inline_data + offset, len);
@@ -499,7 +499,7 @@ static int uet_req_fill_read(struct uet_qp *qp, void *arg, u32 done,
 {
 	struct uet_req_read_src *src = arg;
 
-	return uet_mr_copy(src->mr, src->iova + done, buf, chunk, UET_FROM_MR);
+	return uet_mr_copy(src->mr, src->iova + done, buf, chunk, UET_COPY_FROM_MR);
 }
 
 /* One packet of a response we owe the peer. */
@@ -1202,7 +1202,7 @@ int uet_req_rcv_resp(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 			w->responded = true;
 	} else {
 		u8 val[UET_ATOMIC_RESP_LEN];
-		struct uet_sge_io io = { .buf = val, .dir = UET_TO_MR };
+		struct uet_sge_io io = { .buf = val, .dir = UET_COPY_TO_MR };
 		u64 orig;
 
 		if (w->opcode == IB_WR_RDMA_READ || len != UET_ATOMIC_RESP_LEN)

@@ -84,7 +84,7 @@ static bool uet_ud_recv_one(struct uet_qp *qp, struct sk_buff *skb)
 {
 	struct uet_ud_cb *cb = UET_UD_CB(skb);
 	union rdma_network_hdr grh = {};
-	const struct uet_sge_io grh_src = { .buf = &grh, .dir = UET_TO_MR };
+	const struct uet_sge_io grh_src = { .buf = &grh, .dir = UET_COPY_TO_MR };
 	const struct uet_sge_io pay_src = { .skb = skb };
 	struct ib_wc wc = {
 		.opcode = IB_WC_RECV,
@@ -154,7 +154,7 @@ static enum ib_wc_status uet_ud_send_one(struct uet_qp *qp,
 		.dpdcid = wqe->wr.wr.ud.remote_qpn,
 		.qkey = wqe->wr.wr.ud.remote_qkey,
 	};
-	struct uet_sge_io dst = { .dir = UET_FROM_MR };
+	struct uet_sge_io dst = { .dir = UET_COPY_FROM_MR };
 	struct uet_path path;
 	struct sk_buff *skb;
 	unsigned int skb_len;

@@ -338,8 +338,8 @@ void uet_mr_put(struct uet_mr *mr);
 int uet_mr_check(struct uet_mr *mr, struct ib_pd *pd, int access, u64 iova,
 		 u64 length);
 enum uet_copy_dir {
-	UET_TO_MR,
-	UET_FROM_MR,
+	UET_COPY_TO_MR,
+	UET_COPY_FROM_MR,
 };
 
 int uet_mr_copy(struct uet_mr *mr, u64 iova, void *buf, u32 length,

@@ -161,7 +161,7 @@ enum uet_nack_code {
 };
 
 /* vendor_code of UET_NACK_EXP_ERR: the verbs error the responder hit. */
-enum uet_nack_verbs_err {
+enum uet_verr {
 	UET_VERR_REM_ACCESS = 1,	/* bad rkey, bounds or permission */
 	UET_VERR_REM_INV_REQ = 2,	/* malformed or unsupported request */
 	UET_VERR_REM_OP = 3,		/* the responder could not complete it */
@@ -248,7 +248,7 @@ int uet_uud_parse(const void *buf, size_t len, struct uet_uud *uud);
 #define UET_NEXT_VERBS		0xf
 #define UET_VERBS_VERSION	0
 
-enum uet_verbs_op {
+enum uet_op {
 	UET_OP_SEND = 1,
 	UET_OP_SEND_IMM = 2,
 	UET_OP_SEND_INV = 3,
