@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Address handles: where a UD or GSI send goes (ud.c turns the AH of each
- * WR into the path of its datagram). RC QPs take their path from
+ * WR into the addresses of its datagram). RC QPs take theirs from
  * modify_qp instead; user AHs are checked the same way, for consumers
  * that create them (ibv_create_ah).
  */
@@ -14,10 +14,10 @@ int uet_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init_attr,
 		  struct ib_udata *udata)
 {
 	struct uet_ah *ah = to_uah(ibah);
-	struct uet_path path;
+	struct uet_addrs addrs;
 	int err;
 
-	err = uet_path_from_ah(to_udev(ibah->device), init_attr->ah_attr, &path);
+	err = uet_addrs_from_ah(to_udev(ibah->device), init_attr->ah_attr, &addrs);
 	if (err)
 		return err;
 	if (udata) {

@@ -632,7 +632,7 @@ static int uet_nl_fill_qp(struct sk_buff *skb, struct uet_qp *qp,
 {
 	struct uet_dev *udev = qp->udev;
 	const struct uet_pdc_tx *tx = &qp->tx;
-	struct uet_path path;
+	struct uet_addrs addrs;
 	unsigned long irqf;
 	struct in6_addr gid;
 	enum ib_qp_state state;
@@ -642,7 +642,7 @@ static int uet_nl_fill_qp(struct sk_buff *skb, struct uet_qp *qp,
 	spin_lock_irqsave(&qp->state_lock, irqf);
 	state = qp->state;
 	dest_qpn = qp->dest_qpn;
-	path = qp->path;
+	addrs = qp->addrs;
 	spin_unlock_irqrestore(&qp->state_lock, irqf);
 	una = READ_ONCE(tx->una);
 	nxt = READ_ONCE(tx->nxt);
@@ -664,10 +664,10 @@ static int uet_nl_fill_qp(struct sk_buff *skb, struct uet_qp *qp,
 	if (nla_put_u8(skb, UET_A_QP_TYPE, qp->ibqp.qp_type))
 		goto cancel;
 	if (qp->ibqp.qp_type == IB_QPT_RC) {
-		if (path.family == AF_INET)
-			ipv6_addr_set_v4mapped(path.daddr.v4, &gid);
+		if (addrs.family == AF_INET)
+			ipv6_addr_set_v4mapped(addrs.daddr.v4, &gid);
 		else
-			gid = path.daddr.v6;
+			gid = addrs.daddr.v6;
 		if (nla_put_u32(skb, UET_A_QP_PEER_QPN, dest_qpn) ||
 		    nla_put_in6_addr(skb, UET_A_QP_PEER_GID, &gid) ||
 		    nla_put_u32(skb, UET_A_QP_SND_UNA, una) ||

@@ -25,10 +25,10 @@ const struct nla_policy uet_nl_path_set_policy[UET_NL_PATH_SET_MAXATTR + 1] = {
 
 static void uet_nl_peer_gid(const struct uet_peer *peer, struct in6_addr *gid)
 {
-	if (peer->path.family == AF_INET)
-		ipv6_addr_set_v4mapped(peer->path.daddr.v4, gid);
+	if (peer->addrs.family == AF_INET)
+		ipv6_addr_set_v4mapped(peer->addrs.daddr.v4, gid);
 	else
-		*gid = peer->path.daddr.v6;
+		*gid = peer->addrs.daddr.v6;
 }
 
 static int uet_nl_fill_path(struct sk_buff *skb, struct uet_dev *udev,

@@ -17,19 +17,19 @@
 /* Probes sent per round, so a dead spine costs a bounded burst. */
 #define UET_PEER_PROBES_MAX	32
 
-bool uet_peer_match(const struct uet_peer *peer, const struct uet_path *path)
+bool uet_peer_match(const struct uet_peer *peer, const struct uet_addrs *addrs)
 {
-	if (peer->path.family != path->family)
+	if (peer->addrs.family != addrs->family)
 		return false;
-	if (path->family == AF_INET)
-		return peer->path.daddr.v4 == path->daddr.v4 &&
-		       peer->path.saddr.v4 == path->saddr.v4;
-	return ipv6_addr_equal(&peer->path.daddr.v6, &path->daddr.v6) &&
-	       ipv6_addr_equal(&peer->path.saddr.v6, &path->saddr.v6);
+	if (addrs->family == AF_INET)
+		return peer->addrs.daddr.v4 == addrs->daddr.v4 &&
+		       peer->addrs.saddr.v4 == addrs->saddr.v4;
+	return ipv6_addr_equal(&peer->addrs.daddr.v6, &addrs->daddr.v6) &&
+	       ipv6_addr_equal(&peer->addrs.saddr.v6, &addrs->saddr.v6);
 }
 
 static void uet_peer_probe(struct uet_dev *udev, u16 ev, u32 nonce,
-			   bool answer, const struct uet_path *path)
+			   bool answer, const struct uet_addrs *addrs)
 {
 	struct sk_buff *skb;
 	unsigned int n = sizeof(struct uet_pds_ctl_hdr);
@@ -40,7 +40,7 @@ static void uet_peer_probe(struct uet_dev *udev, u16 ev, u32 nonce,
 	skb_reserve(skb, UET_SKB_HEADROOM(udev->ndev));
 	n = uet_probe_pack(ev, nonce, answer, skb_put(skb, n), n);
 	skb_trim(skb, n);
-	if (uet_udp_xmit(udev, skb, path, ev,
+	if (uet_udp_xmit(udev, skb, addrs, ev,
 			 uet_qp_tos(uet_param(udev, dscp_control), false),
 			 NULL, false))
 		return;
@@ -60,14 +60,14 @@ static void uet_peer_probe_work(struct work_struct *work)
 			     ARRAY_SIZE(evs));
 	for (i = 0; i < n; i++)
 		uet_peer_probe(peer->udev, evs[i], peer->probe_nonce, false,
-			       &peer->path);
+			       &peer->addrs);
 	if (READ_ONCE(peer->evt->nbad))
 		schedule_delayed_work(&peer->probe_work,
 				      usecs_to_jiffies(interval / NSEC_PER_USEC));
 }
 
 struct uet_peer *uet_peer_get(struct uet_dev *udev,
-			      const struct uet_path *path)
+			      const struct uet_addrs *addrs)
 {
 	u32 count = uet_param(udev, entropy_count);
 	struct uet_peer *peer, *new;
@@ -75,7 +75,7 @@ struct uet_peer *uet_peer_get(struct uet_dev *udev,
 
 	mutex_lock(&udev->peers_lock);
 	list_for_each_entry(peer, &udev->peers, node) {
-		if (uet_peer_match(peer, path)) {
+		if (uet_peer_match(peer, addrs)) {
 			refcount_inc(&peer->ref);
 			mutex_unlock(&udev->peers_lock);
 			return peer;
@@ -87,8 +87,8 @@ struct uet_peer *uet_peer_get(struct uet_dev *udev,
 	/* The set depends on both addresses only, so every QP between two
 	 * hosts shares it, and distinct host pairs spread over the space.
 	 */
-	hash = jhash(&path->daddr, sizeof(path->daddr),
-		     jhash(&path->saddr, sizeof(path->saddr), 0));
+	hash = jhash(&addrs->daddr, sizeof(addrs->daddr),
+		     jhash(&addrs->saddr, sizeof(addrs->saddr), 0));
 	new->evt = uet_ev_table_alloc(uet_lb_set_base(hash, count), count);
 	if (!new->evt) {
 		kfree(new);
@@ -97,7 +97,7 @@ struct uet_peer *uet_peer_get(struct uet_dev *udev,
 	}
 	refcount_set(&new->ref, 1);
 	new->udev = udev;
-	new->path = *path;
+	new->addrs = *addrs;
 	new->probe_nonce = get_random_u32();
 	INIT_DELAYED_WORK(&new->probe_work, uet_peer_probe_work);
 	list_add_tail_rcu(&new->node, &udev->peers);
@@ -141,7 +141,7 @@ void uet_peer_signal(struct uet_peer *peer, u16 ev, enum uet_ev_sig sig,
 void uet_peer_rcv_probe(struct uet_dev *udev, struct sk_buff *skb)
 {
 	struct uet_peer *peer, *found = NULL;
-	struct uet_path from;
+	struct uet_addrs from;
 	bool answer;
 	u32 nonce;
 	u16 ev;
@@ -151,7 +151,7 @@ void uet_peer_rcv_probe(struct uet_dev *udev, struct sk_buff *skb)
 		uet_inc(udev, UET_CNT_DROP_MALFORMED);
 		goto out;
 	}
-	uet_skb_cb_path(UET_SKB_CB(skb), &from);
+	uet_skb_cb_addrs(UET_SKB_CB(skb), &from);
 	rcu_read_lock();
 	list_for_each_entry_rcu(peer, &udev->peers, node) {
 		if (uet_peer_match(peer, &from)) {

@@ -19,7 +19,7 @@ struct uet_peer {
 				 */
 	refcount_t ref;		/* one per QP bound to it */
 	struct uet_dev *udev;
-	struct uet_path path;	/* immutable: where probes go */
+	struct uet_addrs addrs;	/* immutable: where probes go */
 	struct delayed_work probe_work;
 	/* Carried by our probes; an answer must echo it, so that whoever
 	 * cannot see the probes cannot bring a dead path back. Immutable.
@@ -37,11 +37,11 @@ struct uet_peer {
 #define UET_PEER_ANSWERS_PERIOD	(HZ / 10)
 
 struct uet_peer *uet_peer_get(struct uet_dev *udev,
-			      const struct uet_path *path);
+			      const struct uet_addrs *addrs);
 void uet_peer_put(struct uet_peer *peer);
 void uet_peer_signal(struct uet_peer *peer, u16 ev, enum uet_ev_sig sig,
 		     u64 now, u64 sent_ns, u64 hold_ns);
 void uet_peer_rcv_probe(struct uet_dev *udev, struct sk_buff *skb);
-bool uet_peer_match(const struct uet_peer *peer, const struct uet_path *path);
+bool uet_peer_match(const struct uet_peer *peer, const struct uet_addrs *addrs);
 
 #endif /* _UET_PEER_H */

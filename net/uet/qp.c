@@ -68,7 +68,7 @@ int uet_qp_xmit_train(struct uet_qp *qp, struct sk_buff *skb, u32 npkts,
 	int err;
 
 	trace_uet_tx(udev->ibdev.index, qp->ibqp.qp_num, skb, tos);
-	err = uet_udp_xmit(udev, skb, &qp->path, entropy, tos, &qp->dst_cache,
+	err = uet_udp_xmit(udev, skb, &qp->addrs, entropy, tos, &qp->dst_cache,
 			   true);
 	if (!err) {
 		uet_count(udev, UET_CNT_TX_PKTS, npkts);
@@ -199,7 +199,7 @@ static int uet_qp_admit(struct uet_engine *eng, const struct sk_buff *skb)
 {
 	struct uet_qp *qp = container_of(eng, struct uet_qp, eng);
 	u32 psn = get_unaligned_be32(skb->data + 4);
-	struct uet_path from;
+	struct uet_addrs from;
 	s32 d;
 
 	BUILD_BUG_ON(offsetof(struct uet_pds_req_hdr, spdcid) != 8);
@@ -209,7 +209,7 @@ static int uet_qp_admit(struct uet_engine *eng, const struct sk_buff *skb)
 	BUILD_BUG_ON(offsetof(struct uet_pds_req_hdr, psn) != 4);
 	BUILD_BUG_ON(offsetof(struct uet_pds_ack_hdr, cack_psn) != 4);
 	BUILD_BUG_ON(offsetof(struct uet_pds_nack_hdr, nack_psn) != 4);
-	uet_skb_cb_path(UET_SKB_CB(skb), &from);
+	uet_skb_cb_addrs(UET_SKB_CB(skb), &from);
 	if (!qp->peer || !uet_peer_match(qp->peer, &from) ||
 	    get_unaligned_be16(skb->data + 8) != qp->dest_qpn)
 		return -EPERM;
@@ -617,7 +617,7 @@ int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	struct uet_peer *peer = NULL;
 	enum ib_qp_state cur, new;
 	bool local = false;
-	struct uet_path path;
+	struct uet_addrs addrs;
 	unsigned long flags;
 	int err;
 
@@ -633,10 +633,10 @@ int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	if (err)
 		return err;
 	if (mask & IB_QP_AV) {
-		err = uet_path_from_ah(udev, &attr->ah_attr, &path);
+		err = uet_addrs_from_ah(udev, &attr->ah_attr, &addrs);
 		if (err)
 			return err;
-		peer = uet_peer_get(udev, &path);
+		peer = uet_peer_get(udev, &addrs);
 		if (!peer)
 			return -ENOMEM;
 	}
@@ -666,13 +666,13 @@ int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	}
 	if (mask & (IB_QP_AV | IB_QP_PATH_MTU))
 		local = uet_udp_is_local(udev, (mask & IB_QP_AV) ?
-					 &path : &qp->path);
+					 &addrs : &qp->addrs);
 
 	spin_lock_irqsave(&qp->state_lock, flags);
 	if (mask & IB_QP_ACCESS_FLAGS)
 		qp->access = attr->qp_access_flags;
 	if (mask & IB_QP_AV) {
-		qp->path = path;
+		qp->addrs = addrs;
 		dst_cache_reset(&qp->dst_cache);
 	}
 	if (mask & (IB_QP_AV | IB_QP_PATH_MTU)) {

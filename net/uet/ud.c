@@ -37,42 +37,42 @@ struct uet_ud_cb {
 #define UET_UD_CB(skb)	((struct uet_ud_cb *)(skb)->cb)
 static_assert(sizeof(struct uet_ud_cb) <= sizeof_field(struct sk_buff, cb));
 
-/* The path of a WQE travels in its address vector, laid out as the rxe
+/* The addresses of a WQE travel in its address vector, laid out as the rxe
  * provider lays out the one of a user UD WQE.
  */
-static void uet_ud_path_to_av(const struct uet_path *path, struct rxe_av *av)
+static void uet_ud_addrs_to_av(const struct uet_addrs *addrs, struct rxe_av *av)
 {
 	av->port_num = UET_PORT;
-	av->grh.hop_limit = path->hop_limit;
-	if (path->family == AF_INET) {
+	av->grh.hop_limit = addrs->hop_limit;
+	if (addrs->family == AF_INET) {
 		av->network_type = RXE_NETWORK_TYPE_IPV4;
 		av->sgid_addr._sockaddr_in.sin_family = AF_INET;
-		av->sgid_addr._sockaddr_in.sin_addr.s_addr = path->saddr.v4;
+		av->sgid_addr._sockaddr_in.sin_addr.s_addr = addrs->saddr.v4;
 		av->dgid_addr._sockaddr_in.sin_family = AF_INET;
-		av->dgid_addr._sockaddr_in.sin_addr.s_addr = path->daddr.v4;
+		av->dgid_addr._sockaddr_in.sin_addr.s_addr = addrs->daddr.v4;
 	} else {
 		av->network_type = RXE_NETWORK_TYPE_IPV6;
 		av->sgid_addr._sockaddr_in6.sin6_family = AF_INET6;
-		av->sgid_addr._sockaddr_in6.sin6_addr = path->saddr.v6;
+		av->sgid_addr._sockaddr_in6.sin6_addr = addrs->saddr.v6;
 		av->dgid_addr._sockaddr_in6.sin6_family = AF_INET6;
-		av->dgid_addr._sockaddr_in6.sin6_addr = path->daddr.v6;
+		av->dgid_addr._sockaddr_in6.sin6_addr = addrs->daddr.v6;
 	}
 }
 
-static int uet_ud_av_to_path(const struct rxe_av *av, struct uet_path *path)
+static int uet_ud_av_to_addrs(const struct rxe_av *av, struct uet_addrs *addrs)
 {
-	memset(path, 0, sizeof(*path));
-	path->hop_limit = av->grh.hop_limit;
+	memset(addrs, 0, sizeof(*addrs));
+	addrs->hop_limit = av->grh.hop_limit;
 	switch (av->network_type) {
 	case RXE_NETWORK_TYPE_IPV4:
-		path->family = AF_INET;
-		path->saddr.v4 = av->sgid_addr._sockaddr_in.sin_addr.s_addr;
-		path->daddr.v4 = av->dgid_addr._sockaddr_in.sin_addr.s_addr;
+		addrs->family = AF_INET;
+		addrs->saddr.v4 = av->sgid_addr._sockaddr_in.sin_addr.s_addr;
+		addrs->daddr.v4 = av->dgid_addr._sockaddr_in.sin_addr.s_addr;
 		return 0;
 	case RXE_NETWORK_TYPE_IPV6:
-		path->family = AF_INET6;
-		path->saddr.v6 = av->sgid_addr._sockaddr_in6.sin6_addr;
-		path->daddr.v6 = av->dgid_addr._sockaddr_in6.sin6_addr;
+		addrs->family = AF_INET6;
+		addrs->saddr.v6 = av->sgid_addr._sockaddr_in6.sin6_addr;
+		addrs->daddr.v6 = av->dgid_addr._sockaddr_in6.sin6_addr;
 		return 0;
 	default:
 		return -EINVAL;
@@ -155,13 +155,13 @@ static enum ib_wc_status uet_ud_send_one(struct uet_qp *qp,
 		.qkey = wqe->wr.wr.ud.remote_qkey,
 	};
 	struct uet_sge_io dst = { .dir = UET_COPY_FROM_MR };
-	struct uet_path path;
+	struct uet_addrs addrs;
 	struct sk_buff *skb;
 	unsigned int skb_len;
 
 	if (len > ib_mtu_enum_to_int(uet_ib_mtu(READ_ONCE(udev->ndev->mtu))))
 		return IB_WC_LOC_LEN_ERR;
-	if (uet_ud_av_to_path(&wqe->wr.wr.ud.av, &path))
+	if (uet_ud_av_to_addrs(&wqe->wr.wr.ud.av, &addrs))
 		return IB_WC_LOC_QP_OP_ERR;
 	/* IBA: a Q_Key with the high bit set in the WR means the QP's own. */
 	if (uud.qkey & BIT(31))
@@ -190,7 +190,7 @@ static enum ib_wc_status uet_ud_send_one(struct uet_qp *qp,
 	}
 
 	skb_len = skb->len;
-	if (!uet_udp_xmit(udev, skb, &path, qp->entropy,
+	if (!uet_udp_xmit(udev, skb, &addrs, qp->entropy,
 			  uet_qp_tos(uet_param(qp->udev, dscp_control), false),
 			  NULL, false)) {
 		uet_inc(udev, UET_CNT_TX_PKTS);
@@ -350,7 +350,7 @@ static int uet_ud_post_one(struct uet_qp *qp, const struct ib_send_wr *wr,
 {
 	const struct ib_ud_wr *uwr = ud_wr(wr);
 	struct rxe_send_wqe *wqe;
-	struct uet_path path;
+	struct uet_addrs addrs;
 	int err;
 
 	if (wr->num_sge > qp->cap.max_send_sge)
@@ -360,7 +360,7 @@ static int uet_ud_post_one(struct uet_qp *qp, const struct ib_send_wr *wr,
 			return -EINVAL;
 		if (!uwr->ah || uwr->remote_qpn > UET_MAX_QPN)
 			return -EINVAL;
-		err = uet_path_from_ah(qp->udev, &to_uah(uwr->ah)->attr, &path);
+		err = uet_addrs_from_ah(qp->udev, &to_uah(uwr->ah)->attr, &addrs);
 		if (err)
 			return err;
 	}
@@ -376,7 +376,7 @@ static int uet_ud_post_one(struct uet_qp *qp, const struct ib_send_wr *wr,
 		wqe->wr.ex.imm_data = wr->ex.imm_data;
 		wqe->wr.wr.ud.remote_qpn = uwr->remote_qpn;
 		wqe->wr.wr.ud.remote_qkey = uwr->remote_qkey;
-		uet_ud_path_to_av(&path, &wqe->wr.wr.ud.av);
+		uet_ud_addrs_to_av(&addrs, &wqe->wr.wr.ud.av);
 		err = uet_sge_from_wr(&wqe->dma, wr->sg_list, wr->num_sge,
 				      wr->send_flags & IB_SEND_INLINE,
 				      qp->cap.max_inline_data);

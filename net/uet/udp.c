@@ -3,7 +3,7 @@
  * UDP encapsulation: the IPv4 and IPv6 sockets a network namespace gets
  * on uet_udp_port while uet devices live there, transmit (route lookup,
  * UDP and IP headers), the receive hook feeding uet_rcv(), and the
- * conversion of an AH attribute into the IP path a QP sends on.
+ * conversion of an AH attribute into the addresses a QP sends between.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -83,15 +83,15 @@ static struct uet_dev *uet_udp_dev_by_addr(struct net *net, u8 family,
 	return udev;
 }
 
-/* Is path's destination a uet device of this host, which the loopback
+/* Is addrs' destination a uet device of this host, which the loopback
  * path below delivers to?
  */
-bool uet_udp_is_local(struct uet_dev *udev, const struct uet_path *path)
+bool uet_udp_is_local(struct uet_dev *udev, const struct uet_addrs *addrs)
 {
 	struct uet_dev *dst;
 
-	dst = uet_udp_dev_by_addr(dev_net(udev->ndev), path->family,
-				  &path->daddr);
+	dst = uet_udp_dev_by_addr(dev_net(udev->ndev), addrs->family,
+				  &addrs->daddr);
 	if (!dst)
 		return false;
 	uet_dev_put(dst);
@@ -374,7 +374,7 @@ static void uet_udp_gso_csum(struct sk_buff *skb)
 
 /* Under rcu_read_lock. Consumes skb only when it returns 0. */
 static int uet_udp_xmit4(struct uet_udp *udp, struct net_device *ndev,
-			 struct sk_buff *skb, const struct uet_path *path,
+			 struct sk_buff *skb, const struct uet_addrs *addrs,
 			 u16 sport, u8 tos, struct dst_cache *cache,
 			 bool direct)
 {
@@ -383,8 +383,8 @@ static int uet_udp_xmit4(struct uet_udp *udp, struct net_device *ndev,
 		.flowi4_oif = ndev->ifindex,
 		.flowi4_tos = RT_TOS(tos),
 		.flowi4_proto = IPPROTO_UDP,
-		.daddr = path->daddr.v4,
-		.saddr = path->saddr.v4,
+		.daddr = addrs->daddr.v4,
+		.saddr = addrs->saddr.v4,
 		.fl4_sport = htons(sport),
 		.fl4_dport = htons(uet_udp_port),
 	};
@@ -416,7 +416,7 @@ static int uet_udp_xmit4(struct uet_udp *udp, struct net_device *ndev,
 		ip_rt_put(rt);
 		return -ENOMEM;
 	}
-	ttl = path->hop_limit ?: ip4_dst_hoplimit(&rt->dst);
+	ttl = addrs->hop_limit ?: ip4_dst_hoplimit(&rt->dst);
 	uet_udp_gso_csum(skb);
 	udp_tunnel_xmit_skb(rt, sock->sk, skb, fl4.saddr, fl4.daddr, tos, ttl,
 			    htons(IP_DF), htons(sport), htons(uet_udp_port),
@@ -439,7 +439,7 @@ static bool uet_udp_cacheable6(struct net *net, struct dst_entry *dst)
 
 /* Under rcu_read_lock. Consumes skb only when it returns 0. */
 static int uet_udp_xmit6(struct uet_udp *udp, struct net_device *ndev,
-			 struct sk_buff *skb, const struct uet_path *path,
+			 struct sk_buff *skb, const struct uet_addrs *addrs,
 			 u16 sport, u8 tos, struct dst_cache *cache,
 			 bool direct)
 {
@@ -448,8 +448,8 @@ static int uet_udp_xmit6(struct uet_udp *udp, struct net_device *ndev,
 		.flowi6_oif = ndev->ifindex,
 		.flowi6_proto = IPPROTO_UDP,
 		.flowlabel = ip6_make_flowinfo(tos, 0),
-		.daddr = path->daddr.v6,
-		.saddr = path->saddr.v6,
+		.daddr = addrs->daddr.v6,
+		.saddr = addrs->saddr.v6,
 		.fl6_sport = htons(sport),
 		.fl6_dport = htons(uet_udp_port),
 	};
@@ -478,7 +478,7 @@ static int uet_udp_xmit6(struct uet_udp *udp, struct net_device *ndev,
 		dst_release(dst);
 		return -ENOMEM;
 	}
-	hop_limit = path->hop_limit ?: ip6_dst_hoplimit(dst);
+	hop_limit = addrs->hop_limit ?: ip6_dst_hoplimit(dst);
 	/* iptunnel_xmit() does this for IPv4. It drops any stale dst, which
 	 * skb_dst_set() would leak, and clears ignore_df: IPv6 then refuses
 	 * to fragment an oversized packet, as DF does for IPv4.
@@ -492,7 +492,7 @@ static int uet_udp_xmit6(struct uet_udp *udp, struct net_device *ndev,
 }
 #else
 static int uet_udp_xmit6(struct uet_udp *udp, struct net_device *ndev,
-			 struct sk_buff *skb, const struct uet_path *path,
+			 struct sk_buff *skb, const struct uet_addrs *addrs,
 			 u16 sport, u8 tos, struct dst_cache *cache,
 			 bool direct)
 {
@@ -511,19 +511,19 @@ static int uet_udp_xmit6(struct uet_udp *udp, struct net_device *ndev,
  * rdma_rxe's loopback rate.)
  */
 static void uet_udp_loopback(struct uet_dev *udev, struct sk_buff *skb,
-			     const struct uet_path *path, u16 sport, u8 tos)
+			     const struct uet_addrs *addrs, u16 sport, u8 tos)
 {
 	struct uet_skb_cb *cb = UET_SKB_CB(skb);
 	struct uet_dev *dst;
 
 	memset(cb, 0, sizeof(*cb));
-	cb->family = path->family;
-	if (path->family == AF_INET) {
-		cb->saddr.v4 = path->saddr.v4;
-		cb->daddr.v4 = path->daddr.v4;
+	cb->family = addrs->family;
+	if (addrs->family == AF_INET) {
+		cb->saddr.v4 = addrs->saddr.v4;
+		cb->daddr.v4 = addrs->daddr.v4;
 	} else {
-		cb->saddr.v6 = path->saddr.v6;
-		cb->daddr.v6 = path->daddr.v6;
+		cb->saddr.v6 = addrs->saddr.v6;
+		cb->daddr.v6 = addrs->daddr.v6;
 	}
 	cb->dscp = tos >> 2;
 	cb->ecn = tos & INET_ECN_MASK;
@@ -540,7 +540,7 @@ static void uet_udp_loopback(struct uet_dev *udev, struct sk_buff *skb,
 }
 
 int uet_udp_xmit(struct uet_dev *udev, struct sk_buff *skb,
-		 const struct uet_path *path, u16 sport, u8 tos,
+		 const struct uet_addrs *addrs, u16 sport, u8 tos,
 		 struct dst_cache *cache, bool direct)
 {
 	int err;
@@ -553,13 +553,13 @@ int uet_udp_xmit(struct uet_dev *udev, struct sk_buff *skb,
 	/* BHs off: the route cache is per CPU (dst_cache.h). */
 	local_bh_disable();
 	rcu_read_lock();
-	switch (path->family) {
+	switch (addrs->family) {
 	case AF_INET:
-		err = uet_udp_xmit4(udev->udp, udev->ndev, skb, path, sport,
+		err = uet_udp_xmit4(udev->udp, udev->ndev, skb, addrs, sport,
 				    tos, cache, direct);
 		break;
 	case AF_INET6:
-		err = uet_udp_xmit6(udev->udp, udev->ndev, skb, path, sport,
+		err = uet_udp_xmit6(udev->udp, udev->ndev, skb, addrs, sport,
 				    tos, cache, direct);
 		break;
 	default:
@@ -570,7 +570,7 @@ int uet_udp_xmit(struct uet_dev *udev, struct sk_buff *skb,
 	local_bh_enable();
 
 	if (err == UET_UDP_LOCAL) {
-		uet_udp_loopback(udev, skb, path, sport, tos);
+		uet_udp_loopback(udev, skb, addrs, sport, tos);
 		return 0;
 	}
 	if (err)
@@ -589,8 +589,8 @@ static bool uet_udp_unicast(const struct in6_addr *addr, bool v4)
 	return !ipv6_addr_any(addr) && !ipv6_addr_is_multicast(addr);
 }
 
-int uet_path_from_ah(struct uet_dev *udev, const struct rdma_ah_attr *attr,
-		     struct uet_path *path)
+int uet_addrs_from_ah(struct uet_dev *udev, const struct rdma_ah_attr *attr,
+		      struct uet_addrs *addrs)
 {
 	const struct ib_global_route *grh;
 	const struct ib_gid_attr *sgid_attr;
@@ -616,17 +616,17 @@ int uet_path_from_ah(struct uet_dev *udev, const struct rdma_ah_attr *attr,
 	if (!uet_udp_unicast(&daddr, v4))
 		return -EINVAL;
 
-	memset(path, 0, sizeof(*path));
+	memset(addrs, 0, sizeof(*addrs));
 	if (v4) {
-		path->family = AF_INET;
-		path->saddr.v4 = saddr.s6_addr32[3];
-		path->daddr.v4 = daddr.s6_addr32[3];
+		addrs->family = AF_INET;
+		addrs->saddr.v4 = saddr.s6_addr32[3];
+		addrs->daddr.v4 = daddr.s6_addr32[3];
 	} else {
-		path->family = AF_INET6;
-		path->saddr.v6 = saddr;
-		path->daddr.v6 = daddr;
+		addrs->family = AF_INET6;
+		addrs->saddr.v6 = saddr;
+		addrs->daddr.v6 = daddr;
 	}
-	path->hop_limit = grh->hop_limit;
+	addrs->hop_limit = grh->hop_limit;
 	return 0;
 }
 

@@ -55,17 +55,17 @@ struct uet_skb_cb {
 
 #define UET_SKB_CB(skb)	((struct uet_skb_cb *)(skb)->cb)
 
-/* The path back to a packet's sender, as seen from here: its source is
+/* The addresses back to a packet's sender, as seen from here: its source is
  * our destination.
  */
-static inline void uet_skb_cb_path(const struct uet_skb_cb *cb,
-				   struct uet_path *path)
+static inline void uet_skb_cb_addrs(const struct uet_skb_cb *cb,
+				    struct uet_addrs *addrs)
 {
-	BUILD_BUG_ON(sizeof(path->saddr) != sizeof(cb->daddr));
-	memset(path, 0, sizeof(*path));
-	path->family = cb->family;
-	memcpy(&path->saddr, &cb->daddr, sizeof(path->saddr));
-	memcpy(&path->daddr, &cb->saddr, sizeof(path->daddr));
+	BUILD_BUG_ON(sizeof(addrs->saddr) != sizeof(cb->daddr));
+	memset(addrs, 0, sizeof(*addrs));
+	addrs->family = cb->family;
+	memcpy(&addrs->saddr, &cb->daddr, sizeof(addrs->saddr));
+	memcpy(&addrs->daddr, &cb->saddr, sizeof(addrs->daddr));
 }
 
 /* Module init/exit; uet_udp_exit() after every device is deallocated. */
@@ -87,16 +87,16 @@ void uet_udp_put(struct uet_dev *udev);
  * a GSO train (train.h) takes IP and lo, whose UDP cuts it up.
  * Returns 0 once handed to IP, -EHOSTUNREACH without a route,
  * -ENETUNREACH without a socket for the family (IPv6 disabled, or the
- * netns is gone), -ENOMEM, -EAFNOSUPPORT for a bad path->family.
+ * netns is gone), -ENOMEM, -EAFNOSUPPORT for a bad addrs->family.
  */
 int uet_udp_xmit(struct uet_dev *udev, struct sk_buff *skb,
-		 const struct uet_path *path, u16 sport, u8 tos,
+		 const struct uet_addrs *addrs, u16 sport, u8 tos,
 		 struct dst_cache *cache, bool direct);
 
-/* Is path's destination a uet device of this host (uet_rc_seg())? */
-bool uet_udp_is_local(struct uet_dev *udev, const struct uet_path *path);
+/* Is addrs' destination a uet device of this host (uet_rc_seg())? */
+bool uet_udp_is_local(struct uet_dev *udev, const struct uet_addrs *addrs);
 
-int uet_path_from_ah(struct uet_dev *udev, const struct rdma_ah_attr *attr,
-		     struct uet_path *path);
+int uet_addrs_from_ah(struct uet_dev *udev, const struct rdma_ah_attr *attr,
+		      struct uet_addrs *addrs);
 
 #endif /* _UET_UDP_H */

@@ -164,8 +164,10 @@ struct uet_srq {
 #define UET_AV_V4	4
 #define UET_AV_V6	6
 
-/* Where a QP sends: addresses and ports from the AH of modify_qp(RTR). */
-struct uet_path {
+/* Where a QP sends: addresses and ports from the AH of modify_qp(RTR).
+ * ("Path" names an entropy value's way through the fabric, lb.h.)
+ */
+struct uet_addrs {
 	u8 family;		/* AF_INET or AF_INET6 */
 	union {
 		__be32 v4;
@@ -192,7 +194,7 @@ struct uet_qp {
 	u32 rq_psn;		/* as set by modify_qp, reported by query_qp */
 	u32 mtu;		/* path MTU in payload bytes */
 	u32 seg;		/* payload bytes of an RC data packet (uet_rc_seg()) */
-	struct uet_path path;
+	struct uet_addrs addrs;
 	/* The route to path (udp.c); the engine's, reset with path. */
 	struct dst_cache dst_cache;
 	u16 entropy;		/* UDP source port of control packets */
