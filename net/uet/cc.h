@@ -61,6 +61,9 @@ struct uet_cc;
  * @on_loss: packets of @bytes declared lost, by the SACK rule or by
  *	@timeout
  * @on_cnp: a congestion notification packet (DCQCN) arrived
+ * @on_ce: at the receiver, a CE-marked data packet arrived: true to
+ *	answer it with a CNP (DCQCN's notification point); NULL when the
+ *	algorithm reads ECN from the ACKs' echo only
  * @on_send: a packet of @bytes left, @retx if a retransmission
  * @send_at: when a packet of @bytes may leave with @inflight_bytes out: a
  *	time <= @now at once, a later time (pacing) ask again then, U64_MAX
@@ -81,6 +84,7 @@ struct uet_cc_ops {
 			u64 inflight_bytes);
 	void (*on_loss)(struct uet_cc *cc, u64 now, u32 bytes, bool timeout);
 	void (*on_cnp)(struct uet_cc *cc, u64 now);
+	bool (*on_ce)(struct uet_cc *cc, u64 now);
 	void (*on_send)(struct uet_cc *cc, u64 now, u32 bytes, bool retx);
 	u64 (*send_at)(struct uet_cc *cc, u64 now, u64 inflight_bytes,
 		       u32 bytes);

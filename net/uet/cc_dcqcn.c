@@ -119,6 +119,7 @@ struct uet_dcqcn {
 	bool recovering;	/* below line rate: timer and byte counter run */
 	bool alpha_cnp;		/* a CNP came in this alpha period */
 	bool dec_pending;	/* a CNP came in the monitor period */
+	u64 np_cnp_ns;		/* notification point: the last CNP, 0: none */
 };
 
 static u64 uet_dcqcn_bps(u32 mbps)
@@ -328,6 +329,20 @@ static void uet_dcqcn_on_cnp(struct uet_cc *cc, u64 now)
 		d->dec_pending = true;
 }
 
+/* The notification point (DCQCN paper, section 3.1): at most one CNP per
+ * np_min_time_between_cnps_us for the CE marks a flow receives.
+ */
+static bool uet_dcqcn_on_ce(struct uet_cc *cc, u64 now)
+{
+	struct uet_dcqcn *d = uet_cc_priv(cc);
+	u64 gap = uet_dcqcn_ns(cc->params[UET_DCQCN_NP_CNP_INTERVAL]);
+
+	if (d->np_cnp_ns && now - d->np_cnp_ns < gap)
+		return false;
+	d->np_cnp_ns = now;
+	return true;
+}
+
 static void uet_dcqcn_on_send(struct uet_cc *cc, u64 now, u32 bytes,
 			      bool retx)
 {
@@ -384,6 +399,7 @@ const struct uet_cc_ops uet_cc_dcqcn = {
 	.nparams = UET_DCQCN_NPARAMS,
 	.init = uet_dcqcn_init,
 	.on_cnp = uet_dcqcn_on_cnp,
+	.on_ce = uet_dcqcn_on_ce,
 	.on_send = uet_dcqcn_on_send,
 	.send_at = uet_dcqcn_send_at,
 	.get_info = uet_dcqcn_get_info,

@@ -2,8 +2,8 @@
 /*
  * KUnit: the DCQCN reaction point on a fake clock. The cut by alpha/2,
  * alpha's EWMA, the three increase stages, the monitor period, the rate
- * floor, the pacer, and that a long idle skipped at once lands where
- * stepping through it does.
+ * floor, the pacer, that a long idle skipped at once lands where
+ * stepping through it does, and the notification point's CNP spacing.
  */
 #include <kunit/test.h>
 #include <linux/string.h>
@@ -357,6 +357,32 @@ static void uet_dcqcn_idle_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ALPHA(jump), 0ULL);
 }
 
+/* The notification point: one CNP per np_min_time_between_cnps_us,
+ * however many CE marks arrive; 0 answers every one.
+ */
+static void uet_dcqcn_np_test(struct kunit *test)
+{
+	u32 *p = uet_dcqcn_test_params(test);
+	struct uet_cc *cc, *every;
+	u64 t, cnps = 0;
+
+	cc = uet_dcqcn_test_cc(test, p);
+	for (t = 1 * MS; t < 1 * MS + 1000 * US; t += 10 * US)
+		cnps += cc->ops->on_ce(cc, t);
+	/* 50 us by default: 1000 us of marks, 20 CNPs. */
+	KUNIT_EXPECT_EQ(test, cnps, 20ULL);
+	KUNIT_EXPECT_TRUE(test, cc->ops->on_ce(cc, 3 * MS));
+	KUNIT_EXPECT_FALSE(test, cc->ops->on_ce(cc, 3 * MS + 49 * US));
+	KUNIT_EXPECT_TRUE(test, cc->ops->on_ce(cc, 3 * MS + 50 * US));
+
+	uet_dcqcn_test_set(test, p, "np_min_time_between_cnps_us", 0);
+	every = uet_dcqcn_test_cc(test, p);
+	KUNIT_EXPECT_TRUE(test, every->ops->on_ce(every, 1 * MS));
+	KUNIT_EXPECT_TRUE(test, every->ops->on_ce(every, 1 * MS));
+	/* The reaction point's state is not the notification point's. */
+	KUNIT_EXPECT_EQ(test, RATE(cc), RATE(every));
+}
+
 static struct kunit_case uet_dcqcn_cases[] = {
 	KUNIT_CASE(uet_dcqcn_halve_test),
 	KUNIT_CASE(uet_dcqcn_alpha_test),
@@ -365,6 +391,7 @@ static struct kunit_case uet_dcqcn_cases[] = {
 	KUNIT_CASE(uet_dcqcn_monitor_test),
 	KUNIT_CASE(uet_dcqcn_floor_pacer_test),
 	KUNIT_CASE(uet_dcqcn_idle_test),
+	KUNIT_CASE(uet_dcqcn_np_test),
 	{}
 };
 

@@ -29,29 +29,20 @@ static u16 uet_qp_ctl_entropy(struct uet_qp *qp, u64 now)
 	return ev;
 }
 
-/* DCQCN's notification point: a CE-marked packet arrived. At most one
- * CNP per QP per np_min_time_between_cnps_us, and only when this QP runs
- * DCQCN itself (both ends are set up alike, as RoCE NICs are).
+/* A CE-marked packet arrived and this QP's congestion control, DCQCN's
+ * notification point, asks for a CNP (both ends are set up alike, as
+ * RoCE NICs are).
  */
-void uet_qp_send_cnp(struct uet_qp *qp)
+void uet_qp_send_cnp(struct uet_qp *qp, u64 now)
 {
-	u64 now = ktime_get_ns(), gap;
 	struct sk_buff *skb;
-	int i;
 
-	if (qp->cc.ops != &uet_cc_dcqcn)
-		return;
-	i = uet_cc_param_index(qp->cc.ops, "np_min_time_between_cnps_us");
-	gap = i < 0 ? 0 : (u64)qp->cc.params[i] * NSEC_PER_USEC;
-	if (qp->cnp_sent_ns && now - qp->cnp_sent_ns < gap)
-		return;
 	skb = uet_qp_alloc_skb(qp, sizeof(struct uet_pds_ctl_hdr));
 	if (!skb)
 		return;
 	uet_cnp_pack(qp->ibqp.qp_num, qp->dest_qpn,
 		     skb_put(skb, sizeof(struct uet_pds_ctl_hdr)),
 		     sizeof(struct uet_pds_ctl_hdr));
-	qp->cnp_sent_ns = now;
 	uet_inc(qp->udev, UET_CNT_CNP_TX);
 	uet_qp_xmit(qp, skb, uet_qp_tos(uet_param(qp->udev, dscp_control), false),
 		    uet_qp_ctl_entropy(qp, now));

@@ -195,7 +195,7 @@ void uet_qp_path_signal(struct uet_qp *qp, u16 ev, enum uet_ev_sig sig,
 
 /* ctl.c */
 int uet_qp_send_ack(struct uet_qp *qp, u64 now);
-void uet_qp_send_cnp(struct uet_qp *qp);
+void uet_qp_send_cnp(struct uet_qp *qp, u64 now);
 int uet_qp_send_nack(struct uet_qp *qp, u32 psn, u8 code, u8 vendor,
 		     u32 payload);
 

@@ -420,9 +420,12 @@ static void uet_resp_data(struct uet_qp *qp, struct sk_buff *skb)
 	if (pds.flags & UET_PDS_REQ_F_RETX)
 		resp->ack_retx = true;
 	if (cb->ecn == INET_ECN_CE) {
+		u64 now = ktime_get_ns();
+
 		uet_inc(udev, UET_CNT_ECN_CE_RX);
 		resp->ack_ecn = true;
-		uet_qp_send_cnp(qp);
+		if (qp->cc.ops->on_ce && qp->cc.ops->on_ce(&qp->cc, now))
+			uet_qp_send_cnp(qp, now);
 	}
 
 	/* A switch cut the payload: ask for exactly this PSN again, now. */

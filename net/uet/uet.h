@@ -246,7 +246,6 @@ struct uet_qp {
 	const struct uet_cc_ops *cc_set;
 	u64 cc_traced;		/* the value last reported by trace_uet_cc */
 	struct hrtimer pace_timer;	/* the algorithm's next send time */
-	u64 cnp_sent_ns;	/* DCQCN notification point: last CNP */
 	u32 ctl_seq;		/* spreads control packets over the set */
 	struct uet_req *req;	/* requester state (req.c) */
 	struct uet_resp *resp;	/* responder state (resp.c) */
