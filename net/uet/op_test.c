@@ -37,34 +37,12 @@ static void uet_wr_op_taken_test(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, uet_wr_op(IB_WR_LSO, false));
 }
 
-/* Each opcode that sends has a wire opcode of its own, a request. */
-static void uet_wr_op_wire_test(struct kunit *test)
+/* Each opcode taken: a wire request of its own if it sends, and the
+ * rules that follow from its meaning.
+ */
+static void uet_wr_op_each_test(struct kunit *test)
 {
 	bool seen[UET_OP_MAX + 1] = {};
-	const struct uet_wr_op *op;
-	u32 i;
-
-	for (i = 0; i < UET_OP_TEST_MAX; i++) {
-		op = uet_wr_op(i, false);
-		if (!op)
-			continue;
-		if (op->flags & UET_WR_LOCAL) {
-			KUNIT_EXPECT_EQ(test, op->wire, 0);
-			KUNIT_EXPECT_TRUE(test, op->flags & UET_WR_KERNEL);
-			continue;
-		}
-		KUNIT_ASSERT_GE(test, op->wire, UET_OP_SEND);
-		KUNIT_ASSERT_LE(test, op->wire, UET_OP_MAX);
-		KUNIT_EXPECT_FALSE(test, seen[op->wire]);
-		seen[op->wire] = true;
-		KUNIT_EXPECT_NE(test, op->wire, UET_OP_READ_RESP);
-		KUNIT_EXPECT_NE(test, op->wire, UET_OP_ATOMIC_RESP);
-	}
-}
-
-/* The rules that follow from each opcode's meaning. */
-static void uet_wr_op_rules_test(struct kunit *test)
-{
 	const struct uet_wr_op *op;
 	u32 i;
 
@@ -78,10 +56,25 @@ static void uet_wr_op_rules_test(struct kunit *test)
 		/* An atomic is answered, a local operation is not. */
 		if (op->flags & UET_WR_ATOMIC)
 			KUNIT_EXPECT_TRUE(test, op->flags & UET_WR_ANSWERED);
-		if (op->flags & UET_WR_LOCAL)
+		if (op->flags & UET_WR_LOCAL) {
 			KUNIT_EXPECT_FALSE(test, op->flags &
 					   (UET_WR_ANSWERED | UET_WR_RECV));
+			KUNIT_EXPECT_EQ(test, op->wire, 0);
+			KUNIT_EXPECT_TRUE(test, op->flags & UET_WR_KERNEL);
+			continue;
+		}
+		KUNIT_ASSERT_GE(test, op->wire, UET_OP_SEND);
+		KUNIT_ASSERT_LE(test, op->wire, UET_OP_MAX);
+		KUNIT_EXPECT_FALSE(test, seen[op->wire]);
+		seen[op->wire] = true;
+		KUNIT_EXPECT_NE(test, op->wire, UET_OP_READ_RESP);
+		KUNIT_EXPECT_NE(test, op->wire, UET_OP_ATOMIC_RESP);
 	}
+}
+
+/* What the IBA says of particular opcodes. */
+static void uet_wr_op_named_test(struct kunit *test)
+{
 	/* A receive WQE for exactly the SENDs and the WRITE's immediate. */
 	KUNIT_EXPECT_TRUE(test, uet_wr_op(IB_WR_SEND, true)->flags & UET_WR_RECV);
 	KUNIT_EXPECT_TRUE(test, uet_wr_op(IB_WR_SEND_WITH_INV, true)->flags & UET_WR_RECV);
@@ -102,8 +95,8 @@ static void uet_wr_op_rules_test(struct kunit *test)
 
 static struct kunit_case uet_op_cases[] = {
 	KUNIT_CASE(uet_wr_op_taken_test),
-	KUNIT_CASE(uet_wr_op_wire_test),
-	KUNIT_CASE(uet_wr_op_rules_test),
+	KUNIT_CASE(uet_wr_op_each_test),
+	KUNIT_CASE(uet_wr_op_named_test),
 	{}
 };
 
