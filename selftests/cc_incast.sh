@@ -29,7 +29,6 @@ N=8 RATE_MBIT=40 BYTES=2M DELAY_MS=${DELAY_MS:-20}
 BASE_RTT_US=$((DELAY_MS * 1000 + 1000))
 NSCC_RTT_US=${NSCC_RTT_US:-$BASE_RTT_US}
 BDP=$((RATE_MBIT * 1000000 / 8 * BASE_RTT_US / 1000000))
-UET=$UET_SELFTESTS/../tools/uet/uet
 cc_fabric $DELAY_MS || fail "star fabric with $N hosts"
 T=$(mktemp -d)
 on_exit "rm -rf $T"

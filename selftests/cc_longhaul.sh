@@ -26,7 +26,6 @@ require_stock_kernel
 N=4 RATE_MBIT=40 BYTES=4M DELAY_MS=20 CLIENT_OPTS="-s 32K -t 2"
 RTT_US=$((DELAY_MS * 1000 + 1000))
 BDP=$((RATE_MBIT * 1000000 / 8 * RTT_US / 1000000))
-UET=$UET_SELFTESTS/../tools/uet/uet
 cc_fabric $DELAY_MS || fail "star fabric with $N hosts"
 T=$(mktemp -d)
 on_exit "rm -rf $T"

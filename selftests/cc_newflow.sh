@@ -23,7 +23,6 @@ require_stock_kernel
 RATE_MBIT=40 DELAY_MS=20
 RTT_US=$((DELAY_MS * 1000 + 1000))
 BDP=$((RATE_MBIT * 1000000 / 8 * RTT_US / 1000000))
-UET=$UET_SELFTESTS/../tools/uet/uet
 # Cables of 1024 + 108 bytes make RC packets of 1 KiB payload, as this
 # test was tuned with (uet's headers take 108 bytes at most).
 star 2 $((1024 + 108)) || fail "star fabric"

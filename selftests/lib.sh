@@ -16,6 +16,13 @@ UET_KO_DIR=${UET_KO_DIR:-$UET_SELFTESTS/..}
 UET_KO=$UET_KO_DIR/net/uet/rdma_uet.ko
 UET_TEST_KO=$UET_KO_DIR/net/uet/rdma_uet_test.ko
 UET_SCH_KO=$UET_KO_DIR/net/sched/sch_uet.ko
+# The tools the tests run, the tree's (make -C tools) unless the
+# environment names others, as UET_KO_DIR does for the modules: the uet
+# command, uet-verify, and the directory of the test programs
+# (qp_lifecycle, verbs_forge, ...).
+UET=${UET:-$UET_SELFTESTS/../tools/uet/uet}
+UET_VERIFY=${UET_VERIFY:-$UET_SELFTESTS/../tools/verify/uet-verify}
+UET_TESTING_BIN=${UET_TESTING_BIN:-$UET_SELFTESTS/../tools/testing}
 
 _uet_netns=()
 _uet_cleanups=()
@@ -102,7 +109,7 @@ slow_kernel_rto() {
 	local d
 	stock_kernel && return 0
 	for d in "$@"; do
-		in_ns "${d%%:*}" "$UET_SELFTESTS/../tools/uet/uet" dev set "${d#*:}" \
+		in_ns "${d%%:*}" "$UET" dev set "${d#*:}" \
 			rto_min_us 500000 rto_max_us 8000000 || fail "longer RTOs on ${d#*:}"
 	done
 }
@@ -267,8 +274,6 @@ uet_counters() {
 # tcp_listens NS PORT: something listens on TCP PORT in namespace NS.
 tcp_listens() { in_ns "$1" ss -Hltn "sport = :$2" | grep -q .; }
 export -f ibdev_gid_index uet_counter uet_counters tcp_listens
-
-UET_VERIFY=$UET_SELFTESTS/../tools/verify/uet-verify
 
 # uet_verify SNS SDEV CNS CDEV ADDR OUT ARGS...: uet-verify's server on SDEV
 # in namespace SNS, then its client on CDEV in CNS, connecting to ADDR, with

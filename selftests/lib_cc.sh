@@ -3,7 +3,7 @@
 #
 # Congestion-control tests over lib.sh's star: N hosts h1..hN write to r
 # at once through the switch port sw-r. The caller sets N, RATE_MBIT (the
-# port's rate), BYTES (per sender), BDP (bytes, for reports), UET and T,
+# port's rate), BYTES (per sender), BDP (bytes, for reports) and T,
 # and may set CLIENT_OPTS (more uet-verify options for the senders).
 
 # cc_devs CMD...: runs "uet dev set DEV CMD..." on r's and every host's device.

@@ -13,7 +13,6 @@ require_stock_kernel
 # messages per QP, each QP one flow) as well as in 4; spray's shares need
 # the larger sample. 9 runs of 4M took 221 s.
 SPINES=8 RUNS=8 SINGLE_BYTES=1M BYTES=4M EVS=4096
-UET=$UET_SELFTESTS/../tools/uet/uet
 leaf_spine $SPINES || fail "leaf-spine fabric"
 uet_load
 in_ns a rdma link add uet0 type uet netdev a0 || fail "rdma link add uet0"

@@ -31,7 +31,6 @@
 require_stock_kernel
 SPINES=4 RATE_MBIT=12 EVS=256 DELAY_MS=20
 RTT_US=$((DELAY_MS * 1000 + 1000))
-UET=$UET_SELFTESTS/../tools/uet/uet
 leaf_spine $SPINES || fail "leaf-spine fabric"
 in_ns b tc qdisc add dev b0 root netem delay "${DELAY_MS}ms" limit 10000 ||
 	fail "netem on b0"

@@ -29,7 +29,6 @@ SPINES=4 RATE_MBIT=5 BYTES=8M EVS=4096
 # (what is left after 108 bytes of worst-case headers).
 PAYLOAD=$((1500 - 108))
 PKT=$((14 + 20 + 8 + 12 + 36 + PAYLOAD))
-UET=$UET_SELFTESTS/../tools/uet/uet
 leaf_spine $SPINES || fail "leaf-spine fabric"
 sch_uet_load
 uet_load

@@ -11,7 +11,6 @@
 # during a lossy transfer, one uet_retransmit per counted retransmission.
 . "$(dirname "$0")/lib.sh"
 
-UET=$UET_SELFTESTS/../tools/uet/uet
 uet_pair
 T=$(mktemp -d)
 on_exit "rm -rf $T"

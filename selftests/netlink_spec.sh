@@ -65,7 +65,7 @@ ynl_set() {
 		--schema "$schema" --do dev-set --json "$1"
 }
 mpr_is() {
-	[ "$(in_ns a "$top/tools/uet/uet" -j dev show uet0 | python3 -c \
+	[ "$(in_ns a "$UET" -j dev show uet0 | python3 -c \
 		'import json, sys; print(json.load(sys.stdin)[0]["mpr"])')" = "$1" ]
 }
 set_mpr_128() { ynl_set '{"name": "uet0", "mpr": 128}' >/dev/null && mpr_is 128; }

@@ -14,8 +14,7 @@
 # leaks after it.
 . "$(dirname "$0")/lib.sh"
 
-TOOL=$UET_SELFTESTS/../tools/testing/qp_lifecycle
-UET=$UET_SELFTESTS/../tools/uet/uet
+TOOL=$UET_TESTING_BIN/qp_lifecycle
 [ -x "$TOOL" ] || skip "$TOOL not built (make -C tools)"
 # Seconds of each stress phase: the debug kernel runs some 20 times
 # slower, but what it checks (KASAN, lockdep, ODEBUG) needs the

@@ -11,7 +11,7 @@
 # process: the GIDs route the traffic over the veth pair.
 . "$(dirname "$0")/lib.sh"
 
-TOOL=$UET_SELFTESTS/../tools/testing/verbs_bad_access
+TOOL=$UET_TESTING_BIN/verbs_bad_access
 [ -x "$TOOL" ] || skip "$TOOL not built (make -C tools)"
 uet_pair
 step "GIDs of 10.0.0.1 and 10.0.0.2 are in the tables" \

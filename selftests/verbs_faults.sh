@@ -13,8 +13,8 @@
 # check scans for leaks.
 . "$(dirname "$0")/lib.sh"
 
-TOOL=$UET_SELFTESTS/../tools/testing/verbs_faults
-LINK_TOOL=$UET_SELFTESTS/../tools/testing/link_faults
+TOOL=$UET_TESTING_BIN/verbs_faults
+LINK_TOOL=$UET_TESTING_BIN/link_faults
 [ -x "$TOOL" ] && [ -x "$LINK_TOOL" ] || skip "verbs_faults or link_faults not built (make -C tools)"
 [ -e /proc/self/fail-nth ] || skip "no fault injection in this kernel"
 D=/sys/kernel/debug

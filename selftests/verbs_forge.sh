@@ -12,7 +12,7 @@
 # and b; UET_FORGE_SEED repeats a flood.
 . "$(dirname "$0")/lib.sh"
 
-TOOL=$UET_SELFTESTS/../tools/testing/verbs_forge
+TOOL=$UET_TESTING_BIN/verbs_forge
 [ -x "$TOOL" ] || skip "$TOOL not built (make -C tools)"
 uet_pair
 # Second addresses of each host: the forger's other source, and another

@@ -54,7 +54,7 @@ step "ib_send_bw over IPv6 GIDs" perf v6 fd00::1 fd00::2 \
 # cq_overflow: the tool's lines shown; fails if one did.
 cq_overflow() {
 	local out rc=0
-	out=$(in_ns a "$UET_SELFTESTS/../tools/testing/cq_overflow" uet0 \
+	out=$(in_ns a "$UET_TESTING_BIN/cq_overflow" uet0 \
 		"$(ibdev_gid_index uet0 10.0.0.1)" 2>&1) || rc=$?
 	printf '%s\n' "$out" | sed 's/^/# /'
 	return "$rc"
@@ -71,7 +71,7 @@ ring_charge() {
 	echo +memory >"$cg/cgroup.subtree_control" &&
 		mkdir "$cg/ring_charge" || { umount "$cg"; return 1; }
 	out=$(in_ns a sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' \
-		ring_charge "$cg/ring_charge" "$UET_SELFTESTS/../tools/testing/ring_charge" \
+		ring_charge "$cg/ring_charge" "$UET_TESTING_BIN/ring_charge" \
 		uet0 4 "$cg/ring_charge/memory.current" 2>&1) || rc=$?
 	printf '%s\n' "$out" | sed 's/^/# /'
 	rmdir "$cg/ring_charge"

@@ -32,7 +32,7 @@ slow_kernel_rto a:uet0 b:uet1
 # 0). There, single packets: 2300 data skbs; the stock run sends trains.
 if ! stock_kernel; then
 	for d in a:uet0 b:uet1; do
-		in_ns "${d%:*}" "$UET_SELFTESTS/../tools/uet/uet" dev set "${d#*:}" \
+		in_ns "${d%:*}" "$UET" dev set "${d#*:}" \
 			train_pkts 1 || fail "train_pkts 1 on ${d#*:}"
 	done
 fi

@@ -11,7 +11,7 @@
 # that cannot move 64 KiB intact. UET_RING_FUZZ_SEED repeats a run.
 . "$(dirname "$0")/lib.sh"
 
-TOOL=$UET_SELFTESTS/../tools/testing/verbs_ring_fuzz
+TOOL=$UET_TESTING_BIN/verbs_ring_fuzz
 [ -x "$TOOL" ] || skip "$TOOL not built (make -C tools)"
 # The debug kernel runs each verb some 20 times slower.
 ROUNDS=4000

@@ -9,7 +9,6 @@
 # flowlet_pkts lets it keep one for several (a train shares one).
 . "$(dirname "$0")/lib.sh"
 
-UET=$UET_SELFTESTS/../tools/uet/uet
 BYTES=8M
 stock_kernel || BYTES=1M
 uet_pair

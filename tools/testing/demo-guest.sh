@@ -38,9 +38,9 @@ listening() { ip netns exec b ss -ltn | grep -q ":$1 "; }
 counter() { rdma statistic show link "$1/1" | tr ' ' '\n' | grep -A1 -x "$2" | tail -1; }
 
 verify() {
-	in_ns b "$UET_SELFTESTS/../tools/verify/uet-verify" -d uet1 >/tmp/verify-srv.log 2>&1 &
+	in_ns b "$UET_VERIFY" -d uet1 >/tmp/verify-srv.log 2>&1 &
 	wait_for 10 listening 18515 || fail "uet-verify server"
-	in_ns a "$UET_SELFTESTS/../tools/verify/uet-verify" -d uet0 "$@" 10.0.0.2 2>/dev/null |
+	in_ns a "$UET_VERIFY" -d uet0 "$@" 10.0.0.2 2>/dev/null |
 		sed 's/^/   /'
 	wait
 }
