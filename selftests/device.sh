@@ -6,8 +6,7 @@
 # removing it (rdma link delete, netdev deletion, rmmod) leaves nothing.
 . "$(dirname "$0")/lib.sh"
 
-ns_add a b
-veth_link a veth0 10.0.0.1/24 b veth1 10.0.0.2/24 || fail "veth pair"
+veth_pair
 ip -n a addr add fd00::1/64 dev veth0 nodad
 uet_load
 

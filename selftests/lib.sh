@@ -114,16 +114,21 @@ slow_kernel_rto() {
 	done
 }
 
-# uet_pair [v6]: hosts a (10.0.0.1 on veth0) and b (10.0.0.2 on veth1) on
-# one cable, with uet0 on veth0 and uet1 on veth1, both ports ACTIVE; v6
-# adds fd00::1/64 and fd00::2/64 and waits for uet1's IPv6 GID.
-uet_pair() {
+# veth_pair [v6]: hosts a (10.0.0.1 on veth0) and b (10.0.0.2 on veth1) on
+# one cable; v6 adds fd00::1/64 and fd00::2/64 (nodad: usable at once).
+veth_pair() {
 	ns_add a b
 	veth_link a veth0 10.0.0.1/24 b veth1 10.0.0.2/24 || fail "veth pair"
 	if [ "${1:-}" = v6 ]; then
 		ip -n a addr add fd00::1/64 dev veth0 nodad &&
 			ip -n b addr add fd00::2/64 dev veth1 nodad || fail "IPv6 addresses"
 	fi
+}
+
+# uet_pair [v6]: veth_pair's hosts and cable, with uet0 on veth0 and uet1
+# on veth1, both ports ACTIVE; v6 also waits for uet1's IPv6 GID.
+uet_pair() {
+	veth_pair "${1:-}"
 	uet_load
 	in_ns a rdma link add uet0 type uet netdev veth0 || fail "rdma link add uet0"
 	in_ns b rdma link add uet1 type uet netdev veth1 || fail "rdma link add uet1"

@@ -12,8 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 
 N=60 BURSTS=5 PORT=9000
-ns_add a b
-veth_link a veth0 10.0.0.1/24 b veth1 10.0.0.2/24 || fail "veth pair"
+veth_pair
 sch_uet_load
 in_ns a ping -c1 -W2 10.0.0.2 >/dev/null || fail "no path to b"
 

@@ -5,8 +5,7 @@
 # its queue (counted), and detaches and unloads cleanly.
 . "$(dirname "$0")/lib.sh"
 
-ns_add a b
-veth_link a veth0 10.0.0.1/24 b veth1 10.0.0.2/24 || fail "veth pair"
+veth_pair
 sch_uet_load
 
 step "tc qdisc add ... root uet" in_ns a tc qdisc add dev veth0 root handle 1: uet

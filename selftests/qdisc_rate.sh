@@ -8,8 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 require_stock_kernel
-ns_add a b
-veth_link a veth0 10.0.0.1/24 b veth1 10.0.0.2/24 || fail "veth pair"
+veth_pair
 sch_uet_load
 
 in_ns b iperf3 -s -D -I "$(mktemp -u)" >/dev/null || fail "iperf3 server"

@@ -11,10 +11,7 @@
 
 N=50 PORT=9000 TRIM=128 TRIM_DSCP=30 CTL_DSCP=48
 DATA_TOS=$(((26 << 2) | 2))
-ns_add a b
-veth_link a veth0 10.0.0.1/24 b veth1 10.0.0.2/24 || fail "veth pair"
-ip -n a addr add fd00::1/64 dev veth0 nodad
-ip -n b addr add fd00::2/64 dev veth1 nodad
+veth_pair v6
 sch_uet_load
 # Checksums the receiver can verify: no checksum offload on the sending port.
 in_ns a ethtool -K veth0 tx off >/dev/null || fail "ethtool -K veth0 tx off"

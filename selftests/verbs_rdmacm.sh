@@ -8,10 +8,7 @@
 # forged datagrams are dropped and counted, and the module unloads cleanly.
 . "$(dirname "$0")/lib.sh"
 
-ns_add a b
-veth_link a veth0 10.0.0.1/24 b veth1 10.0.0.2/24 || fail "veth pair"
-ip -n a addr add fd00::1/64 dev veth0 nodad
-ip -n b addr add fd00::2/64 dev veth1 nodad
+veth_pair v6
 uet_load
 modprobe -a rdma_cm rdma_ucm || fail "cannot load rdma_cm"
 T=$(mktemp -d)

@@ -455,8 +455,7 @@ profile() {
 
 # The veth pair between namespaces a and b, and the loopback veth in this
 # namespace: lb0 carries the address, lb1 only gives it a peer.
-ns_add a b
-veth_link a veth0 10.0.0.1/24 b veth1 10.0.0.2/24 || fail "veth pair"
+veth_pair
 # BENCH_RPS=1: each namespace stands for a host with a CPU of its own for
 # what it receives (RPS: b's on CPU 1, a's on CPU 0). A veth delivers on
 # the sending CPU, so without it one CPU carries the receive path of both
