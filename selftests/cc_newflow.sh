@@ -31,9 +31,9 @@ ns_add d1 d2
 for i in 1 2; do
 	veth_link r "r-d$i" "10.5.$i.254/24" "d$i" "d$i-0" "10.5.$i.1/24" ||
 		fail "d$i behind r"
-	ip -n "d$i" route add default via "10.5.$i.254" || fail "d$i route"
+	ns_ip "d$i" route add default via "10.5.$i.254" || fail "d$i route"
 done
-ip -n sw route add 10.5.0.0/16 via 10.4.0.1 || fail "sw route to d1, d2"
+ns_ip sw route add 10.5.0.0/16 via 10.4.0.1 || fail "sw route to d1, d2"
 sch_uet_load
 uet_load
 for n in h1 h2 d1 d2; do
@@ -55,14 +55,14 @@ on_exit "rm -rf $T"
 log "port at R = $RATE_MBIT Mbit/s, RTT $RTT_US us, BDP $BDP bytes"
 
 for i in 1 2; do
-	ip netns exec "d$i" "$UET_VERIFY" -d "uetd$i" -p $((18700 + i)) -T 600 \
+	ip netns exec "$(ns_name "d$i")" "$UET_VERIFY" -d "uetd$i" -p $((18700 + i)) -T 600 \
 		>"$T/srv$i" 2>&1 &
 	on_exit "kill $! 2>/dev/null"
 done
 for i in 1 2; do
 	wait_for 30 tcp_listens "d$i" $((18700 + i)) || fail "server on d$i"
 done
-ip netns exec r python3 -c '
+ip netns exec "$(ns_name r)" python3 -c '
 import time
 while True:
     b = []
@@ -74,7 +74,7 @@ while True:
 on_exit "kill $!"
 wait_for 60 test -s "$T/samples" || fail "sampler"
 
-ip netns exec h1 "$UET_VERIFY" -d ueth1 -p 18701 -o write -b 24M -T 300 \
+ip netns exec "$(ns_name h1)" "$UET_VERIFY" -d ueth1 -p 18701 -o write -b 24M -T 300 \
 	10.5.1.1 >"$T/cli1" 2>&1 &
 old=$!
 # Converged: the old flow has had the port to itself for a second or two.
@@ -82,7 +82,7 @@ start=$(date +%s)
 wait_for 60 awk -v s="$start" '$1 >= s + 2 { f = 1 } END { exit !f }' "$T/samples" ||
 	fail "samples while h1 runs alone"
 kill -0 $old 2>/dev/null || fail "the old flow ended before the new one came: make it longer"
-ip netns exec h2 "$UET_VERIFY" -d ueth2 -p 18702 -o write -b 4M -T 300 \
+ip netns exec "$(ns_name h2)" "$UET_VERIFY" -d ueth2 -p 18702 -o write -b 4M -T 300 \
 	10.5.2.1 >"$T/cli2" 2>&1 &
 new=$!
 wait "$new" || { cat "$T/cli2"; fail "h2's 4 MiB WRITE"; }

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 veth_pair
-ip -n a addr add fd00::1/64 dev veth0 nodad
+ns_ip a addr add fd00::1/64 dev veth0 nodad
 uet_load
 
 step "rdma link add uet0 in namespace a" in_ns a rdma link add uet0 type uet netdev veth0
@@ -22,7 +22,7 @@ step_fails "a non-Ethernet netdev is refused" \
 # A name taken fails registration after the device's ops are set, whose
 # unwinding once deadlocked on the driver's own lock: the command must
 # end, refused, and the next one work.
-ip -n a link add dx0 type veth peer name dx1 || fail "veth dx0"
+ns_ip a link add dx0 type veth peer name dx1 || fail "veth dx0"
 taken_name() {
 	local pid rc=0
 	in_ns a rdma link add uet1 type uet netdev dx0 2>/dev/null &
@@ -33,7 +33,7 @@ taken_name() {
 		in_ns a rdma link delete uetx
 }
 step "a name already taken is refused, and the next link add works" taken_name
-ip -n a link del dx0
+ns_ip a link del dx0
 
 step "ibv_devices lists uet0 and uet1" \
 	bash -c 'ibv_devices | grep -qw uet0 && ibv_devices | grep -qw uet1'
@@ -44,7 +44,7 @@ step "ibv_devinfo opens uet0 through the rxe provider" \
 	bash -c 'ibv_devinfo -d uet0 | grep -q "transport:.*InfiniBand"'
 step "active MTU follows the netdev MTU (1500 -> 1024)" \
 	bash -c 'ibv_devinfo -d uet0 | grep -q "active_mtu:.*1024"'
-ip -n a link set veth0 mtu 9000
+ns_ip a link set veth0 mtu 9000
 step "active MTU follows the netdev MTU (9000 -> 4096)" \
 	bash -c 'ibv_devinfo -d uet0 | grep -q "active_mtu:.*4096"'
 
@@ -57,24 +57,24 @@ step "GID table of uet1 holds 10.0.0.2 and not 10.0.0.1" \
 	bash -c 'ibv_devinfo -v -d uet1 | grep -q "::ffff:10.0.0.2," &&
 		! ibv_devinfo -v -d uet1 | grep -q "::ffff:10.0.0.1,"'
 log "$(gids uet0)"
-ip -n a addr add 10.0.1.1/24 dev veth0
+ns_ip a addr add 10.0.1.1/24 dev veth0
 step "a new address appears in the GID table" \
 	wait_for 5 bash -c 'ibv_devinfo -v -d uet0 | grep -q "::ffff:10.0.1.1,"'
-ip -n a addr del 10.0.1.1/24 dev veth0
+ns_ip a addr del 10.0.1.1/24 dev veth0
 step "a removed address leaves the GID table" \
 	wait_for 5 bash -c '! ibv_devinfo -v -d uet0 | grep -q "::ffff:10.0.1.1,"'
 
-ip -n a link set veth0 down
+ns_ip a link set veth0 down
 step "link down makes the port DOWN" \
 	wait_for 5 ibdev_port_is uet0 PORT_DOWN
-ip -n a link set veth0 up
+ns_ip a link set veth0 up
 step "link up makes the port ACTIVE again" \
 	wait_for 5 ibdev_port_is uet0 PORT_ACTIVE
 # Carrier follows the peer: taking veth1 down drops veth0's carrier.
-ip -n b link set veth1 down
+ns_ip b link set veth1 down
 step "losing carrier makes the port DOWN" \
 	wait_for 5 ibdev_port_is uet0 PORT_DOWN
-ip -n b link set veth1 up
+ns_ip b link set veth1 up
 step "carrier back makes the port ACTIVE" \
 	wait_for 5 ibdev_port_is uet0 PORT_ACTIVE
 
@@ -83,7 +83,7 @@ step "uet1 is gone" bash -c '! ibdev_exists uet1'
 step "uet1 can be re-created on the same netdev" \
 	in_ns b rdma link add uet1 type uet netdev veth1
 
-ip -n a link del veth0
+ns_ip a link del veth0
 step "deleting the netdev removes uet0 (and the peer's uet1)" \
 	wait_for 10 bash -c '! ibdev_exists uet0 && ! ibdev_exists uet1'
 

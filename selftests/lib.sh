@@ -24,6 +24,13 @@ UET=${UET:-$UET_SELFTESTS/../tools/uet/uet}
 UET_VERIFY=${UET_VERIFY:-$UET_SELFTESTS/../tools/verify/uet-verify}
 UET_TESTING_BIN=${UET_TESTING_BIN:-$UET_SELFTESTS/../tools/testing}
 
+# Hosts are named a, b, sw, s1, ... in the tests; the namespace of host
+# NAME is NAME-SUFFIX, one random SUFFIX per test run (as setup_ns of the
+# kernel's selftests/net/lib.sh), so that a test never meets a namespace
+# that was there before it, the machine's or another run's. Exported:
+# in_ns runs in "bash -c" steps too.
+UET_NS_SUFFIX=$(mktemp -u XXXXXX)
+export UET_NS_SUFFIX
 _uet_netns=()
 _uet_cleanups=()
 
@@ -84,20 +91,39 @@ _uet_cleanup() {
 }
 trap _uet_cleanup EXIT
 
-# ns_add NAME...: fresh namespaces with lo up (perftest's TCP handshake needs it).
+# ns_add NAME...: fresh namespaces for hosts NAME..., with lo up
+# (perftest's TCP handshake needs it).
 ns_add() {
 	local ns
 	for ns in "$@"; do
+		ns=$ns-$UET_NS_SUFFIX
 		ip netns add "$ns" || fail "ip netns add $ns"
 		_uet_netns+=("$ns")
 		ip -n "$ns" link set lo up
 	done
 }
 
+# in_ns NAME CMD...: CMD in the namespace of host NAME.
 in_ns() {
 	local ns=$1
 	shift
-	ip netns exec "$ns" "$@"
+	ip netns exec "$ns-$UET_NS_SUFFIX" "$@"
+}
+
+# ns_name NAME: the namespace of host NAME, for what must name it itself:
+# ip netns pids or del, a /run/netns path, and a command started in the
+# background whose pid is killed: "ip netns exec "$(ns_name b)" CMD &"
+# leaves CMD's pid in $!, "in_ns b CMD &" that of a shell running in_ns.
+ns_name() { printf '%s\n' "$1-$UET_NS_SUFFIX"; }
+
+# ns_ip NAME ARGS...: "ip -n" for host NAME. "in_ns NAME ip ARGS" does
+# the same with two programs started (ip netns exec, then ip), and each
+# start costs the emulated VM about 0.1 s, the debug kernel more: the
+# fabrics below run dozens.
+ns_ip() {
+	local ns=$1
+	shift
+	ip -n "$ns-$UET_NS_SUFFIX" "$@"
 }
 
 # slow_kernel_rto NS:DEV...: on the debug kernel, retransmit timeouts ten
@@ -120,8 +146,8 @@ veth_pair() {
 	ns_add a b
 	veth_link a veth0 10.0.0.1/24 b veth1 10.0.0.2/24 || fail "veth pair"
 	if [ "${1:-}" = v6 ]; then
-		ip -n a addr add fd00::1/64 dev veth0 nodad &&
-			ip -n b addr add fd00::2/64 dev veth1 nodad || fail "IPv6 addresses"
+		ns_ip a addr add fd00::1/64 dev veth0 nodad &&
+			ns_ip b addr add fd00::2/64 dev veth1 nodad || fail "IPv6 addresses"
 	fi
 }
 
@@ -150,14 +176,14 @@ leaf_spine() {
 	ns_add a b l1 l2
 	veth_link a a0 10.0.1.1/24 l1 l1-h 10.0.1.254/24 || return 1
 	veth_link b b0 10.0.2.1/24 l2 l2-h 10.0.2.254/24 || return 1
-	ip -n a route add default via 10.0.1.254 || return 1
-	ip -n b route add default via 10.0.2.254 || return 1
+	ns_ip a route add default via 10.0.1.254 || return 1
+	ns_ip b route add default via 10.0.2.254 || return 1
 	for ((i = 1; i <= n; i++)); do
 		ns_add "s$i"
 		veth_link l1 "l1-s$i" "10.1.$i.1/24" "s$i" "s$i-a" "10.1.$i.2/24" || return 1
 		veth_link l2 "l2-s$i" "10.2.$i.1/24" "s$i" "s$i-b" "10.2.$i.2/24" || return 1
-		ip -n "s$i" route add 10.0.1.0/24 via "10.1.$i.1" || return 1
-		ip -n "s$i" route add 10.0.2.0/24 via "10.2.$i.1" || return 1
+		ns_ip "s$i" route add 10.0.1.0/24 via "10.1.$i.1" || return 1
+		ns_ip "s$i" route add 10.0.2.0/24 via "10.2.$i.1" || return 1
 		in_ns "s$i" sysctl -qw net.ipv4.ip_forward=1 || return 1
 		hops1+=" nexthop via 10.1.$i.2"
 		hops2+=" nexthop via 10.2.$i.2"
@@ -167,7 +193,7 @@ leaf_spine() {
 			net.ipv4.fib_multipath_hash_policy=1 || return 1
 	done
 	# shellcheck disable=SC2086 # one word per nexthop keyword
-	ip -n l1 route add 10.0.2.0/24 $hops1 && ip -n l2 route add 10.0.1.0/24 $hops2
+	ns_ip l1 route add 10.0.2.0/24 $hops1 && ns_ip l2 route add 10.0.1.0/24 $hops2
 }
 
 # star N [MTU]: hosts h1..hN (10.3.i.1 on hi-0) and r (10.4.0.1 on r0), all
@@ -177,17 +203,17 @@ star() {
 	local n=$1 mtu=${2:-1500} i
 	ns_add r sw
 	veth_link r r0 10.4.0.1/24 sw sw-r 10.4.0.254/24 || return 1
-	ip -n r link set r0 mtu "$mtu" && ip -n sw link set sw-r mtu "$mtu" ||
+	ns_ip r link set r0 mtu "$mtu" && ns_ip sw link set sw-r mtu "$mtu" ||
 		return 1
-	ip -n r route add default via 10.4.0.254 || return 1
+	ns_ip r route add default via 10.4.0.254 || return 1
 	in_ns sw sysctl -qw net.ipv4.ip_forward=1 || return 1
 	for ((i = 1; i <= n; i++)); do
 		ns_add "h$i"
 		veth_link "h$i" "h$i-0" "10.3.$i.1/24" sw "sw-h$i" "10.3.$i.254/24" ||
 			return 1
-		ip -n "h$i" link set "h$i-0" mtu "$mtu" &&
-			ip -n sw link set "sw-h$i" mtu "$mtu" || return 1
-		ip -n "h$i" route add default via "10.3.$i.254" || return 1
+		ns_ip "h$i" link set "h$i-0" mtu "$mtu" &&
+			ns_ip sw link set "sw-h$i" mtu "$mtu" || return 1
+		ns_ip "h$i" route add default via "10.3.$i.254" || return 1
 	done
 }
 
@@ -201,9 +227,10 @@ spine_bytes() {
 
 # veth_link NS1 IF1 ADDR1/LEN NS2 IF2 ADDR2/LEN: a cable between two hosts.
 veth_link() {
-	ip link add "$2" netns "$1" type veth peer name "$5" netns "$4" || return 1
-	ip -n "$1" addr add "$3" dev "$2" && ip -n "$1" link set "$2" up &&
-		ip -n "$4" addr add "$6" dev "$5" && ip -n "$4" link set "$5" up
+	ip link add "$2" netns "$(ns_name "$1")" type veth \
+		peer name "$5" netns "$(ns_name "$4")" || return 1
+	ns_ip "$1" addr add "$3" dev "$2" && ns_ip "$1" link set "$2" up &&
+		ns_ip "$4" addr add "$6" dev "$5" && ns_ip "$4" link set "$5" up
 }
 
 uet_load() {
@@ -230,7 +257,7 @@ ibdev_port_is() { [ "$(ibdev_port_state "$1")" = "$2" ]; }
 ibdev_exists() { [ -e "/sys/class/infiniband/$1" ]; }
 
 # The helpers above run inside "bash -c" steps too.
-export -f in_ns ibdev_port_state ibdev_port_is ibdev_exists
+export -f in_ns ns_name ns_ip ibdev_port_state ibdev_port_is ibdev_exists
 
 # The tc plugin for the uet qdisc, straight from the tree.
 export TC_LIB_DIR=${TC_LIB_DIR:-$UET_SELFTESTS/../tools/tc}
@@ -289,7 +316,7 @@ export -f ibdev_gid_index uet_counter uet_counters tcp_listens
 uet_verify() {
 	local sns=$1 sdev=$2 cns=$3 cdev=$4 addr=$5 out=$6 srv rc=0 src=0
 	shift 6
-	ip netns exec "$sns" "$UET_VERIFY" -d "$sdev" -e -T 1200 >"$out.srv" 2>&1 &
+	ip netns exec "$(ns_name "$sns")" "$UET_VERIFY" -d "$sdev" -e -T 1200 >"$out.srv" 2>&1 &
 	srv=$!
 	if ! wait_for 30 tcp_listens "$sns" 18515; then
 		kill "$srv"
@@ -298,7 +325,7 @@ uet_verify() {
 		cat "$out.srv"
 		return 1
 	fi
-	ip netns exec "$cns" "$UET_VERIFY" -d "$cdev" -e "$@" "$addr" >"$out" 2>&1 || rc=$?
+	in_ns "$cns" "$UET_VERIFY" -d "$cdev" -e "$@" "$addr" >"$out" 2>&1 || rc=$?
 	[ "$rc" -eq 0 ] || wait_for 10 bash -c "! kill -0 $srv" || kill "$srv"
 	wait "$srv" || src=$?
 	sed -n 's/^op=/# op=/p' "$out"

@@ -60,7 +60,7 @@ cc_incast() {
 		retx0=$((retx0 + $(uet_counter "uet$i" retransmits)))
 	done
 	for ((i = 1; i <= N; i++)); do
-		ip netns exec r "$UET_VERIFY" -d uetr -p $((18600 + i)) -e -T 600 \
+		ip netns exec "$(ns_name r)" "$UET_VERIFY" -d uetr -p $((18600 + i)) -e -T 600 \
 			>"$T/$name.srv$i" 2>&1 &
 		srvs+=($!)
 	done
@@ -69,7 +69,7 @@ cc_incast() {
 	done
 	# The port's bytes every 20 ms, from sysfs: a sampler that ran tc
 	# took a CPU of the two the VM has.
-	ip netns exec sw python3 -c '
+	ip netns exec "$(ns_name sw)" python3 -c '
 import time
 while True:
     with open("/sys/class/net/sw-r/statistics/tx_bytes") as f:
@@ -80,7 +80,7 @@ while True:
 	wait_for 60 test -s "$T/$name.samples" || return 1
 	for ((i = 1; i <= N; i++)); do
 		# shellcheck disable=SC2086 # CLIENT_OPTS: one word per option
-		ip netns exec "h$i" "$UET_VERIFY" -d "uet$i" -p $((18600 + i)) \
+		ip netns exec "$(ns_name "h$i")" "$UET_VERIFY" -d "uet$i" -p $((18600 + i)) \
 			-o write -b "$BYTES" -e $CLIENT_OPTS -T 300 10.4.0.1 \
 			>"$T/$name.cli$i" 2>&1 &
 		pids+=($!)

@@ -40,8 +40,8 @@ in_ns b tc qdisc add dev b0 root netem delay "${DELAY_MS}ms" limit 10000 ||
 # sent with no QP timeout or retransmission (a run in four).
 for l in 1 2; do
 	o=$((3 - l))
-	ip -n "l$l" rule add ipproto tcp table 100 &&
-		ip -n "l$l" route add "10.0.$o.0/24" via "10.$l.2.2" table 100 ||
+	ns_ip "l$l" rule add ipproto tcp table 100 &&
+		ns_ip "l$l" route add "10.0.$o.0/24" via "10.$l.2.2" table 100 ||
 		fail "TCP from l$l over spine 2"
 done
 sch_uet_load
@@ -157,7 +157,7 @@ in_ns a "$UET" path set dev uet0 entropy "$ev" allow || fail "allow $ev"
 
 # Sample what reaches b's leaf from the spines every 20 ms from here on
 # (one process: a shell loop is too slow in an emulated VM).
-ip netns exec l2 python3 -c '
+ip netns exec "$(ns_name l2)" python3 -c '
 import sys, time
 while True:
     with open("/sys/class/net/l2-h/statistics/tx_bytes") as f:
@@ -174,8 +174,8 @@ reach() {
 wait_for 30 reach $(($(date +%s) + 2))
 kill -0 $xfer 2>/dev/null || fail "the transfer ended before the blackhole: make it longer"
 t_fail=$(date +%s.%N)
-ip -n s1 route replace blackhole 10.0.2.0/24 &&
-	ip -n s1 route replace blackhole 10.0.1.0/24 || fail "blackhole spine 1"
+ns_ip s1 route replace blackhole 10.0.2.0/24 &&
+	ns_ip s1 route replace blackhole 10.0.1.0/24 || fail "blackhole spine 1"
 log "spine 1 blackholed (srtt $srtt us) after $(path_eval 'sum(v["pkts"] for v in p)') packets"
 step "values through spine 1 become assumed_bad" wait_for 30 path_true \
 	'sum(v["state"] == "assumed_bad" for v in p) > 0'
@@ -185,13 +185,13 @@ log "$(wc -w <"$T/bad") values assumed_bad after 3 s"
 kill -0 $xfer 2>/dev/null || fail "the transfer ended before spine 1 came back: make it longer"
 
 t_back=$(date +%s.%N)
-ip -n s1 route replace 10.0.2.0/24 via 10.2.1.1 &&
-	ip -n s1 route replace 10.0.1.0/24 via 10.1.1.1 || fail "restore spine 1"
+ns_ip s1 route replace 10.0.2.0/24 via 10.2.1.1 &&
+	ns_ip s1 route replace 10.0.1.0/24 via 10.1.1.1 || fail "restore spine 1"
 s1=$(in_ns s1 cat /sys/class/net/s1-b/statistics/tx_bytes)
 step "probes bring every value back from assumed_bad" wait_for 30 path_true \
 	'sum(v["state"] == "assumed_bad" for v in p) == 0'
 step "spine 1 carries traffic again (> 256 KiB)" wait_for 30 bash -c \
-	"[ \$(ip netns exec s1 cat /sys/class/net/s1-b/statistics/tx_bytes) -gt $((s1 + 262144)) ]"
+	"[ \$(in_ns s1 cat /sys/class/net/s1-b/statistics/tx_bytes) -gt $((s1 + 262144)) ]"
 log "probes: $(uet_counter uet0 probes_sent) sent, $(uet_counter uet1 probes_answered) answered, $(uet_counter uet0 paths_recovered) values recovered"
 if wait "$xfer"; then
 	log "ok: 256 MiB WRITE verified across deny, blackhole and restore"

@@ -94,7 +94,7 @@ refused() {
 }
 
 step "uet dev show in a lists uet0 bound to veth0" \
-	bash -c "[ \"\$(ip netns exec a $UET -j dev show | python3 -c \
+	bash -c "[ \"\$(in_ns a $UET -j dev show | python3 -c \
 		'import json, sys; print(\" \".join(d[\"dev\"] + \":\" + d[\"netdev\"] for d in json.load(sys.stdin)))')\" = uet0:veth0 ]"
 defaults=$(dev_json a uet0)
 described=$(in_ns a "$UET" -j -d dev show uet0)
@@ -132,7 +132,7 @@ step "an unknown device is refused with a message" unknown
 if stock_kernel; then
 	ack_every=$(dev_json a uet0 | jfield ack_every)
 	step "without CAP_NET_ADMIN, uet dev set is refused" \
-		bash -c "ip netns exec a setpriv --reuid=65534 --regid=65534 --clear-groups \
+		bash -c "in_ns a setpriv --reuid=65534 --regid=65534 --clear-groups \
 			$UET dev set uet0 ack_every 4 2>&1 | grep -q 'Operation not permitted'"
 	step "... and changed nothing" test "$(dev_json a uet0 | jfield ack_every)" = "$ack_every"
 	step "without CAP_NET_ADMIN, uet dev show works" \
@@ -204,7 +204,7 @@ if stock_kernel; then
 	mon_b=$!
 	on_exit "kill $mon_b 2>/dev/null; wait $mon_b 2>/dev/null"
 	bounce() {
-		ip -n b link set veth1 down && ip -n b link set veth1 up &&
+		ns_ip b link set veth1 down && ns_ip b link set veth1 up &&
 			grep -q '"dev":"uet1"' "$T/mon_b"
 	}
 	step "namespace b's monitor hears uet1's port events" wait_for 20 bounce
@@ -266,7 +266,7 @@ mon=$!
 on_exit "kill $mon 2>/dev/null; wait $mon 2>/dev/null"
 step "short retransmit timeouts on uet0" \
 	in_ns a "$UET" dev set uet0 rto_min_us 1000 rto_max_us 20000 rto_linear 0
-step "the peer's link goes down" ip -n b link set veth1 down
+step "the peer's link goes down" ns_ip b link set veth1 down
 qp_error() { grep -q '"event":"qp".*"state":"ERR"' "$T/mon"; }
 step "uet monitor reports the QP error" wait_for 60 qp_error
 log "$(head -n3 "$T/mon")"
@@ -278,7 +278,7 @@ if stock_kernel; then
 fi
 kill "$cli" "$srv" "$mon" 2>/dev/null
 wait "$cli" "$srv" "$mon" 2>/dev/null
-step "the peer's link comes back" ip -n b link set veth1 up
+step "the peer's link comes back" ns_ip b link set veth1 up
 step "the defaults are restored" restore
 
 # Tracepoints during a lossy transfer: one uet_retransmit event for each

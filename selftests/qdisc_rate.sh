@@ -12,7 +12,7 @@ veth_pair
 sch_uet_load
 
 in_ns b iperf3 -s -D -I "$(mktemp -u)" >/dev/null || fail "iperf3 server"
-on_exit "ip netns pids b | xargs -r kill"
+on_exit "ip netns pids $(ns_name b) | xargs -r kill"
 wait_for 10 bash -c "in_ns b ss -ltn | grep -q ':5201 '" || fail "iperf3 server not listening"
 
 step "tc qdisc add ... rate 20mbit" in_ns a tc qdisc add dev veth0 root uet rate 20mbit limit 64kb

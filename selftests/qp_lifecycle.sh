@@ -126,14 +126,14 @@ step "uet1 is gone, uet0 remains" bash -c '! ibdev_exists uet1 && ibdev_exists u
 step "uet1 back on veth1" in_ns b rdma link add uet1 type uet netdev veth1
 gids
 
-removed_under_traffic "ip link del veth1" ip -n b link del veth1
+removed_under_traffic "ip link del veth1" ns_ip b link del veth1
 step "both devices are gone with the veth pair" \
 	wait_for 10 bash -c '! ibdev_exists uet0 && ! ibdev_exists uet1'
 
 veth_link a veth0 10.0.0.1/24 b veth1 10.0.0.2/24 || fail "veth pair again"
 step "uet0 and uet1 on the new veth pair" uet_up
 gids
-removed_under_traffic "ip netns del b" ip netns del b
+removed_under_traffic "ip netns del b" ip netns del "$(ns_name b)"
 step "both devices are gone with namespace b" \
 	wait_for 10 bash -c '! ibdev_exists uet0 && ! ibdev_exists uet1'
 

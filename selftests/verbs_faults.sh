@@ -57,7 +57,7 @@ step "every verb's allocations failed in turn: an error or a success, the device
 	uet1 "$(ibdev_gid_index uet1 10.0.0.2)"
 
 step "a netdev for rdma link add: fi0 in namespace a" \
-	bash -c 'ip -n a link add fi0 type veth peer name fi1 && ip -n a link set fi0 up'
+	bash -c 'ns_ip a link add fi0 type veth peer name fi1 && ns_ip a link set fi0 up'
 # A registration allocates some 7500 times on the debug kernel, most in
 # the RDMA and driver cores, and takes up to a second: 40 of them, every
 # Sth from a random offset (the seed is printed), fail in one run.

@@ -17,8 +17,8 @@ TOOL=$UET_TESTING_BIN/verbs_forge
 uet_pair
 # Second addresses of each host: the forger's other source, and another
 # destination on the receiving host.
-ip -n a addr add 10.0.0.3/24 dev veth0 || fail "10.0.0.3 on veth0"
-ip -n b addr add 10.0.0.22/24 dev veth1 || fail "10.0.0.22 on veth1"
+ns_ip a addr add 10.0.0.3/24 dev veth0 || fail "10.0.0.3 on veth0"
+ns_ip b addr add 10.0.0.22/24 dev veth1 || fail "10.0.0.22 on veth1"
 step "GIDs of 10.0.0.1 and 10.0.0.2 are in the tables" \
 	wait_for 5 bash -c 'ibdev_gid_index uet0 10.0.0.1 && ibdev_gid_index uet1 10.0.0.2'
 GID_A=$(ibdev_gid_index uet0 10.0.0.1)
@@ -28,8 +28,8 @@ SEED=${UET_FORGE_SEED:-$(date +%s)}
 # forge: the tool's checks, shown as measurements; fails if one did.
 forge() {
 	local out rc=0
-	out=$("$TOOL" uet0 "$GID_A" /run/netns/a 10.0.0.3 \
-		uet1 "$GID_B" /run/netns/b 10.0.0.22 "$SEED" 2>&1) || rc=$?
+	out=$("$TOOL" uet0 "$GID_A" "/run/netns/$(ns_name a)" 10.0.0.3 \
+		uet1 "$GID_B" "/run/netns/$(ns_name b)" 10.0.0.22 "$SEED" 2>&1) || rc=$?
 	printf '%s\n' "$out" | sed 's/^/# /'
 	return "$rc"
 }

@@ -29,11 +29,11 @@ perf() {
 	local name=$1 ga gb tool=$4 srv rc=0
 	ga=$(ibdev_gid_index uet0 "$2") gb=$(ibdev_gid_index uet1 "$3")
 	shift 4
-	ip netns exec b timeout 120 "$tool" --use_old_post_send -d uet1 -x "$gb" \
+	ip netns exec "$(ns_name b)" timeout 120 "$tool" --use_old_post_send -d uet1 -x "$gb" \
 		-p $PORT -F "$@" >"$T/$name.srv" 2>&1 &
 	srv=$!
 	wait_for 30 tcp_listens b $PORT || { kill $srv; cat "$T/$name.srv"; return 1; }
-	ip netns exec a timeout 100 "$tool" --use_old_post_send -d uet0 -x "$ga" \
+	in_ns a timeout 100 "$tool" --use_old_post_send -d uet0 -x "$ga" \
 		-p $PORT -F "$@" 10.0.0.2 >"$T/$name" 2>&1 || rc=$?
 	wait $srv || rc=1
 	[ $rc -eq 0 ] || { cat "$T/$name" "$T/$name.srv"; return 1; }
@@ -103,7 +103,7 @@ wait
 rate=50mbit
 stock_kernel || rate=2mbit
 sch_uet_load
-ip -n a link set veth0 txqueuelen 1000
+ns_ip a link set veth0 txqueuelen 1000
 step "sch_uet on veth0 ($rate) marks every packet" \
 	in_ns a tc qdisc add dev veth0 root uet rate $rate kmin 0 kmax 1 pmax 100
 ce0=$(uet_counter uet1 ecn_ce_received)
@@ -113,5 +113,5 @@ ce=$(($(uet_counter uet1 ecn_ce_received) - ce0))
 log "uet1 ecn_ce_received +$ce"
 step "the receiver saw CE on data packets (they left as ECT(0))" test "$ce" -gt 0
 step "the port marked them (tc -s: ecn_marked > 0)" \
-	bash -c "ip netns exec a tc -s qdisc show dev veth0 | grep -Eq 'ecn_marked [1-9]'"
+	bash -c "in_ns a tc -s qdisc show dev veth0 | grep -Eq 'ecn_marked [1-9]'"
 exit 0

@@ -55,7 +55,8 @@ run_pair() {
 		sa=(--use_old_post_send -d uet1 -x "$GID_B")
 		ca=(--use_old_post_send -d uet0 -x "$GID_A") ;;
 	esac
-	ip netns exec b timeout 200 "$tool" "${sa[@]}" -p "$PORT" "$@" >"$out.srv" 2>&1 &
+	ip netns exec "$(ns_name b)" timeout 200 "$tool" "${sa[@]}" -p "$PORT" "$@" \
+		>"$out.srv" 2>&1 &
 	srv=$!
 	if ! wait_for 30 tcp_listens b "$PORT"; then
 		kill "$srv"
@@ -64,7 +65,7 @@ run_pair() {
 		cat "$out.srv"
 		return 1
 	fi
-	ip netns exec a timeout 150 "$tool" "${ca[@]}" -p "$PORT" "$@" 10.0.0.2 >"$out" 2>&1 || rc=$?
+	in_ns a timeout 150 "$tool" "${ca[@]}" -p "$PORT" "$@" 10.0.0.2 >"$out" 2>&1 || rc=$?
 	# A server whose client failed may wait for traffic for ever.
 	[ "$rc" -eq 0 ] || wait_for 10 bash -c "! kill -0 $srv" || kill "$srv"
 	wait "$srv" || src=$?
@@ -217,8 +218,8 @@ b4=$(before)
 for mtu in $MTUS; do
 	pmtu=1024
 	[ $mtu = 1500 ] || pmtu=4096
-	ip -n a link set veth0 mtu $mtu
-	ip -n b link set veth1 mtu $mtu
+	ns_ip a link set veth0 mtu $mtu
+	ns_ip b link set veth1 mtu $mtu
 	step "MTU $mtu: path MTU $pmtu on both devices" \
 		wait_for 5 bash -c "ibv_devinfo -d uet0 | grep -q 'active_mtu:.*$pmtu' &&
 			ibv_devinfo -d uet1 | grep -q 'active_mtu:.*$pmtu'"

@@ -129,8 +129,8 @@ send_bw_pair() {
 	local srv crc src try rx0 rx
 	for try in 1 2 3 4; do
 		rx0=$(port_stat uet1 rx_bytes)
-		ip netns exec b timeout 120 ib_send_bw -R -d uet1 --use_old_post_send -n "$BW_ITERS" \
-			>"$T/bw.srv" 2>&1 &
+		ip netns exec "$(ns_name b)" timeout 120 \
+			ib_send_bw -R -d uet1 --use_old_post_send -n "$BW_ITERS" >"$T/bw.srv" 2>&1 &
 		srv=$!
 		if ! wait_for 30 listening ib_send_bw; then
 			kill "$srv"

@@ -58,7 +58,7 @@ declare -A GID
 run_in() {
 	local ns=$1
 	shift
-	if [ -n "$ns" ]; then ip netns exec "$ns" "$@"; else "$@"; fi
+	if [ -n "$ns" ]; then in_ns "$ns" "$@"; else "$@"; fi
 }
 
 listens() { run_in "$1" ss -Hltn "sport = :$2" | grep -q .; }
@@ -102,7 +102,7 @@ rxe_up() {
 set_mtu() {
 	local pmtu=1024 d
 	[ "$1" -lt 9000 ] || pmtu=4096
-	ip -n a link set veth0 mtu "$1" && ip -n b link set veth1 mtu "$1" &&
+	ns_ip a link set veth0 mtu "$1" && ns_ip b link set veth1 mtu "$1" &&
 		ip link set lb0 mtu "$1" && ip link set lb1 mtu "$1" || fail "mtu $1"
 	for d in uet0 uet1 uet2; do
 		wait_for 10 mtu_is $d $pmtu || fail "$d: path MTU not $pmtu"
@@ -150,7 +150,7 @@ sampler() {
 	shift 2
 	rm -f "$out"
 	if [ -n "$ns" ]; then
-		ip netns exec "$ns" bash -c "$(declare -f sample); sample $out $*" &
+		ip netns exec "$(ns_name "$ns")" bash -c "$(declare -f sample); sample $out $*" &
 	else
 		sample "$out" "$@" &
 	fi

@@ -7,10 +7,11 @@
 
 uet_pair v6
 
-cat <<'TXT'
+cat <<TXT
 
 == Fabric
    host a (netns a)  veth0 10.0.0.1 fd00::1  <---->  veth1 10.0.0.2 fd00::2  host b (netns b)
+   (netns a is $(ns_name a), b $(ns_name b): lib.sh's suffix for this run)
 
 == rdma link show
 TXT
@@ -26,15 +27,15 @@ for d in uet0 uet1; do
 done
 echo
 echo "== link down on host a: uet0 follows"
-ip -n a link set veth0 down
+ns_ip a link set veth0 down
 wait_for 5 ibdev_port_is uet0 PORT_DOWN
 echo "   uet0 port: $(ibdev_port_state uet0)"
-ip -n a link set veth0 up
+ns_ip a link set veth0 up
 wait_for 5 ibdev_port_is uet0 PORT_ACTIVE
 echo "   uet0 port after link up: $(ibdev_port_state uet0)"
 
 # The server side listens on TCP; start the client once it does.
-listening() { ip netns exec b ss -ltn | grep -q ":$1 "; }
+listening() { in_ns b ss -ltn | grep -q ":$1 "; }
 counter() { rdma statistic show link "$1/1" | tr ' ' '\n' | grep -A1 -x "$2" | tail -1; }
 
 verify() {
@@ -51,16 +52,16 @@ verify -b 32M
 echo
 echo "== The same over a lossy, reordering cable (netem: 1% loss, 20% reordered, both ways)"
 for dev in a:veth0 b:veth1; do
-	tc -n "${dev%%:*}" qdisc add dev "${dev#*:}" root netem loss 1% delay 1ms reorder 80% gap 5
+	in_ns "${dev%%:*}" tc qdisc add dev "${dev#*:}" root netem loss 1% delay 1ms reorder 80% gap 5
 done
 before_retx=$(counter uet0 retransmits) before_ooo=$(counter uet1 out_of_order_received)
 verify -b 32M -o write
-lost=$(tc -n a -s qdisc show dev veth0 | awk '/dropped/ { sub(",", "", $7); print $7; exit }')
+lost=$(in_ns a tc -s qdisc show dev veth0 | awk '/dropped/ { sub(",", "", $7); print $7; exit }')
 retx=$(( $(counter uet0 retransmits) - before_retx ))
 ooo=$(( $(counter uet1 out_of_order_received) - before_ooo ))
 echo "   packets netem dropped on host a: $lost; packets uet0 resent: $retx;" \
 	"out-of-order arrivals at uet1: $ooo"
-for dev in a:veth0 b:veth1; do tc -n "${dev%%:*}" qdisc del dev "${dev#*:}" root; done
+for dev in a:veth0 b:veth1; do in_ns "${dev%%:*}" tc qdisc del dev "${dev#*:}" root; done
 
 # GID index of an IPv4 address in the device's table (sysfs notation).
 gid_index() {
