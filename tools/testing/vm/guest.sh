@@ -25,6 +25,12 @@ for d in /run/hosttmp/*/; do
 done
 mount -t tmpfs varlib /var/tmp
 mkdir -p /dev/pts /dev/shm
+# What udev makes on a booted system: bash's process substitution opens
+# /dev/fd/N.
+ln -sf /proc/self/fd /dev/fd
+ln -sf /proc/self/fd/0 /dev/stdin
+ln -sf /proc/self/fd/1 /dev/stdout
+ln -sf /proc/self/fd/2 /dev/stderr
 mount -t devpts devpts /dev/pts
 mount -t tmpfs shm /dev/shm
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
