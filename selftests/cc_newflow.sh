@@ -54,13 +54,15 @@ on_exit "rm -rf $T"
 [ -z "$KEEP" ] || on_exit "cp -r $T $KEEP"
 log "port at R = $RATE_MBIT Mbit/s, RTT $RTT_US us, BDP $BDP bytes"
 
+srvs=()
 for i in 1 2; do
 	ip netns exec "$(ns_name "d$i")" "$UET_VERIFY" -d "uetd$i" -p $((18700 + i)) -T 600 \
 		>"$T/srv$i" 2>&1 &
+	srvs[i]=$!
 	on_exit "kill $! 2>/dev/null"
 done
 for i in 1 2; do
-	wait_for 30 tcp_listens "d$i" $((18700 + i)) || fail "server on d$i"
+	wait_for 30 tcp_listens "${srvs[i]}" $((18700 + i)) || fail "server on d$i"
 done
 ip netns exec "$(ns_name r)" python3 -c '
 import time

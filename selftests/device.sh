@@ -27,7 +27,7 @@ taken_name() {
 	local pid rc=0
 	in_ns a rdma link add uet1 type uet netdev dx0 2>/dev/null &
 	pid=$!
-	wait_for 30 bash -c "! kill -0 $pid" || { echo "rdma link add did not end"; return 1; }
+	wait_for 30 pid_gone "$pid" || { echo "rdma link add did not end"; return 1; }
 	wait "$pid" || rc=$?
 	[ "$rc" -ne 0 ] && in_ns a rdma link add uetx type uet netdev dx0 &&
 		in_ns a rdma link delete uetx
@@ -85,13 +85,13 @@ step "uet1 can be re-created on the same netdev" \
 
 ns_ip a link del veth0
 step "deleting the netdev removes uet0 (and the peer's uet1)" \
-	wait_for 10 bash -c '! ibdev_exists uet0 && ! ibdev_exists uet1'
+	wait_for 10 ibdevs_gone uet0 uet1
 
 in_ns a ip link add veth2 type veth peer name veth3
 in_ns a ip link set veth2 up
 step "rdma link add uet2 on a fresh netdev" in_ns a rdma link add uet2 type uet netdev veth2
 step "rmmod rdma_uet with a device bound" rmmod rdma_uet
-step "no RDMA device is left" bash -c '[ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]'
+step "no RDMA device is left" no_ibdevs
 step "the netdev survived" in_ns a ip link show veth2
 step_fails "the uet link type is gone with the module" \
 	in_ns a rdma link add uet3 type uet netdev veth2

@@ -71,15 +71,32 @@ step_fails() {
 	log "ok: $desc: $(printf '%s' "$out" | head -n1)"
 }
 
+# nap SECONDS: sleep without starting a program (a start costs the
+# emulated VM 0.1 s, the debug kernel 0.5 s): read times out on a pipe
+# that no one writes to, opened read-write so that it never ends. Without
+# /dev/fd (process substitution), sleep.
+_uet_nap_fd=
+{ exec {_uet_nap_fd}<> <(:); } 2>/dev/null
+nap() {
+	if [ -n "$_uet_nap_fd" ]; then
+		read -r -t "$1" -u "$_uet_nap_fd" _ || true
+	else
+		sleep "$1"
+	fi
+}
+
 # wait_for SECONDS CMD...: poll CMD every 50 ms until it succeeds.
 wait_for() {
 	local deadline=$((SECONDS + $1))
 	shift
 	until "$@" >/dev/null 2>&1; do
 		[ "$SECONDS" -lt "$deadline" ] || return 1
-		sleep 0.05
+		nap 0.05
 	done
 }
+
+# pid_gone PID: the process has ended (for wait_for, without a shell).
+pid_gone() { ! kill -0 "$1" 2>/dev/null; }
 
 # on_exit CMD: run CMD (a string) at exit, last registered first.
 on_exit() { _uet_cleanups=("$1" "${_uet_cleanups[@]}"); }
@@ -103,8 +120,21 @@ ns_add() {
 	done
 }
 
-# in_ns NAME CMD...: CMD in the namespace of host NAME.
+# in_ns NAME CMD...: CMD in the network namespace of host NAME. nsenter
+# only enters it; "ip netns exec" also makes a mount namespace with a
+# sysfs of its own, which triples the cost of a start (in the stock VM
+# 0.18 s against 0.57 s, where /bin/true takes 0.11 s; the debug kernel
+# some 1.4 s a start, hundreds of them a suite).
 in_ns() {
+	local ns=$1
+	shift
+	nsenter --net="/run/netns/$ns-$UET_NS_SUFFIX" "$@"
+}
+
+# in_ns_sys NAME CMD...: as in_ns, for a CMD that reads the namespace's
+# network devices under /sys/class/net, which the mount of sysfs shows
+# from the namespace that mounted it.
+in_ns_sys() {
 	local ns=$1
 	shift
 	ip netns exec "$ns-$UET_NS_SUFFIX" "$@"
@@ -151,6 +181,13 @@ veth_pair() {
 	fi
 }
 
+# pair_active, pair_gids: uet_pair's ports are ACTIVE; they have the GIDs
+# of the pair's IPv4 addresses (for wait_for, without a shell).
+pair_active() { ibdev_port_is uet0 PORT_ACTIVE && ibdev_port_is uet1 PORT_ACTIVE; }
+pair_gids() {
+	ibdev_gid_index uet0 10.0.0.1 >/dev/null && ibdev_gid_index uet1 10.0.0.2 >/dev/null
+}
+
 # uet_pair [v6]: veth_pair's hosts and cable, with uet0 on veth0 and uet1
 # on veth1, both ports ACTIVE; v6 also waits for uet1's IPv6 GID.
 uet_pair() {
@@ -160,8 +197,7 @@ uet_pair() {
 	in_ns b rdma link add uet1 type uet netdev veth1 || fail "rdma link add uet1"
 	# A veth's carrier comes up through linkwatch, some time after "ip
 	# link set up": a verbs program started at once found the port DOWN.
-	wait_for 10 bash -c 'ibdev_port_is uet0 PORT_ACTIVE && ibdev_port_is uet1 PORT_ACTIVE' ||
-		fail "the ports of uet0 and uet1 never became ACTIVE"
+	wait_for 10 pair_active || fail "the ports of uet0 and uet1 never became ACTIVE"
 	[ "${1:-}" != v6 ] || wait_for 10 ibdev_gid_index uet1 fd00::2 ||
 		fail "no IPv6 GID on uet1"
 }
@@ -221,43 +257,60 @@ star() {
 spine_bytes() {
 	local i
 	for ((i = 1; i <= $1; i++)); do
-		in_ns "s$i" cat "/sys/class/net/s$i-b/statistics/tx_bytes"
+		in_ns_sys "s$i" cat "/sys/class/net/s$i-b/statistics/tx_bytes"
 	done | paste -sd' '
 }
 
 # veth_link NS1 IF1 ADDR1/LEN NS2 IF2 ADDR2/LEN: a cable between two hosts.
 veth_link() {
-	ip link add "$2" netns "$(ns_name "$1")" type veth \
-		peer name "$5" netns "$(ns_name "$4")" || return 1
-	ns_ip "$1" addr add "$3" dev "$2" && ns_ip "$1" link set "$2" up &&
-		ns_ip "$4" addr add "$6" dev "$5" && ns_ip "$4" link set "$5" up
+	ip link add "$2" netns "$1-$UET_NS_SUFFIX" type veth \
+		peer name "$5" netns "$4-$UET_NS_SUFFIX" || return 1
+	# One ip per end (a batch): fabrics have dozens of ends.
+	printf 'addr add %s dev %s\nlink set %s up\n' "$3" "$2" "$2" | ns_ip "$1" -b - &&
+		printf 'addr add %s dev %s\nlink set %s up\n' "$6" "$5" "$5" | ns_ip "$4" -b -
 }
 
 uet_load() {
 	modprobe -a ib_core ib_uverbs udp_tunnel ip6_udp_tunnel ||
 		fail "cannot load the RDMA core and UDP tunnel modules"
-	if ! grep -q '^rdma_uet ' /proc/modules; then
+	if ! [ -d /sys/module/rdma_uet ]; then
 		insmod "$UET_KO" || fail "insmod $UET_KO"
 	fi
 	on_exit "rmmod rdma_uet"
 }
 
 sch_uet_load() {
-	grep -q '^sch_uet ' /proc/modules || insmod "$UET_SCH_KO" || fail "insmod $UET_SCH_KO"
+	[ -d /sys/module/sch_uet ] || insmod "$UET_SCH_KO" || fail "insmod $UET_SCH_KO"
 	on_exit "rmmod sch_uet"
 }
 
-# Port state of an RDMA device as ibv_devinfo reports it (PORT_ACTIVE, PORT_DOWN).
+# Port state of an RDMA device as ibv_devinfo names it (PORT_ACTIVE,
+# PORT_DOWN), read from sysfs ("4: ACTIVE") without starting a program:
+# tests poll it, and ibv_devinfo with sed took 3.5 s a poll on the debug
+# kernel.
 ibdev_port_state() {
-	ibv_devinfo -d "$1" | sed -n 's/^[[:space:]]*state:[[:space:]]*\([A-Z_]*\).*/\1/p'
+	local s
+	read -r s <"/sys/class/infiniband/$1/ports/1/state" || return 1
+	printf 'PORT_%s\n' "${s#*: }"
 }
 
 ibdev_port_is() { [ "$(ibdev_port_state "$1")" = "$2" ]; }
 
 ibdev_exists() { [ -e "/sys/class/infiniband/$1" ]; }
 
+# ibdevs_gone DEV...: none of the RDMA devices exists; no_ibdevs: no RDMA
+# device at all.
+ibdevs_gone() {
+	local d
+	for d in "$@"; do
+		! ibdev_exists "$d" || return 1
+	done
+}
+no_ibdevs() { ! compgen -G '/sys/class/infiniband/*' >/dev/null; }
+
 # The helpers above run inside "bash -c" steps too.
-export -f in_ns ns_name ns_ip ibdev_port_state ibdev_port_is ibdev_exists
+export -f in_ns in_ns_sys ns_name ns_ip ibdev_port_state ibdev_port_is ibdev_exists
+export -f ibdevs_gone no_ibdevs
 
 # The tc plugin for the uet qdisc, straight from the tree.
 export TC_LIB_DIR=${TC_LIB_DIR:-$UET_SELFTESTS/../tools/tc}
@@ -283,29 +336,84 @@ require_stock_kernel() {
 	stock_kernel || skip "throughput is measured on the stock kernel only"
 }
 
-# ibdev_gid_index DEV ADDR: index of ADDR in port 1's GID table (an IPv4
-# address is found as its IPv4-mapped GID).
-ibdev_gid_index() {
-	ibv_devinfo -v -d "$1" |
-		sed -n 's/^[[:space:]]*GID\[ *\([0-9]*\)\]:[[:space:]]*\([^,]*\),.*/\1 \2/p' |
-		awk -v a="$2" '$2 == a || $2 == "::ffff:" a { print $1; f = 1; exit } END { exit !f }'
+# gid_of ADDR: the GID of an IPv4 address (IPv4-mapped) or an IPv6 one,
+# written as sysfs shows GIDs: eight groups of four hex digits.
+gid_of() {
+	local a=$1 g out='' i
+	local -a o h t
+	if [[ $a != *:* ]]; then
+		IFS=. read -ra o <<<"$a"
+		printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x\n' "${o[@]}"
+		return
+	fi
+	if [[ $a == *::* ]]; then
+		IFS=: read -ra h <<<"${a%%::*}"
+		IFS=: read -ra t <<<"${a#*::}"
+		for ((i = ${#h[@]} + ${#t[@]}; i < 8; i++)); do
+			h+=(0)
+		done
+		h+=("${t[@]}")
+	else
+		IFS=: read -ra h <<<"$a"
+	fi
+	for g in "${h[@]}"; do
+		printf -v g '%04x' "0x$g"
+		out+=${out:+:}$g
+	done
+	printf '%s\n' "$out"
 }
 
-# uet_counter DEV NAME: a counter of port 1 of a uet device.
+# ibdev_gid_index DEV ADDR: index of ADDR in port 1's GID table (an IPv4
+# address is found as its IPv4-mapped GID), read from sysfs without
+# starting a program (tests poll it).
+ibdev_gid_index() {
+	local want gid i dir=/sys/class/infiniband/$1/ports/1/gids
+	want=$(gid_of "$2")
+	for ((i = 0; ; i++)); do
+		[ -e "$dir/$i" ] || return 1
+		read -r gid <"$dir/$i" 2>/dev/null || continue
+		[ "$gid" != "$want" ] || break
+	done
+	echo "$i"
+}
+
+# uet_counter DEV NAME: a counter of port 1 of a uet device, what "rdma
+# statistic show link DEV/1" shows, read from sysfs without starting a
+# program (tests poll counters; rdma and awk cost the debug kernel 2 s).
+# sysfs rereads the counters when its copy is 10 ms old (the hw_counters'
+# lifespan).
 uet_counter() {
-	rdma statistic show link "$1/1" |
-		awk -v n="$2" '{ for (i = 1; i < NF; i++) if ($i == n) { print $(i + 1); f = 1; exit } }
-			END { exit !f }'
+	local v
+	read -r v <"/sys/class/infiniband/$1/ports/1/hw_counters/$2" || return 1
+	echo "$v"
 }
 
 # uet_counters DEV: every counter of port 1 of a uet device, "name value".
 uet_counters() {
-	rdma statistic show link "$1/1" | awk '{ for (i = 3; i < NF; i += 2) print $i, $(i + 1) }'
+	local f v
+	for f in "/sys/class/infiniband/$1/ports/1/hw_counters/"*; do
+		[ "${f##*/}" != lifespan ] || continue
+		read -r v <"$f" && echo "${f##*/} $v"
+	done
 }
 
-# tcp_listens NS PORT: something listens on TCP PORT in namespace NS.
-tcp_listens() { in_ns "$1" ss -Hltn "sport = :$2" | grep -q .; }
-export -f ibdev_gid_index uet_counter uet_counters tcp_listens
+# tcp_listens PID PORT: something listens on TCP PORT in the network
+# namespace of process PID, as /proc/PID/net/tcp and tcp6 show it: tests
+# poll their servers, and ss with grep in the namespace cost the debug
+# kernel 5 s a poll. PID must be in the namespace: "ip netns exec NS CMD &"
+# leaves such a PID in $!, "in_ns NS CMD &" that of a shell outside it.
+tcp_listens() {
+	local f laddr st port
+	printf -v port '%04X' "$2"
+	for f in "/proc/$1/net/tcp" "/proc/$1/net/tcp6"; do
+		# Columns: sl local_address rem_address st; 0A is LISTEN.
+		while read -r _ laddr _ st _; do
+			[ "$st" != 0A ] || [ "${laddr##*:}" != "$port" ] || return 0
+		done <"$f"
+	done 2>/dev/null
+	return 1
+}
+export -f gid_of ibdev_gid_index uet_counter uet_counters tcp_listens
 
 # uet_verify SNS SDEV CNS CDEV ADDR OUT ARGS...: uet-verify's server on SDEV
 # in namespace SNS, then its client on CDEV in CNS, connecting to ADDR, with
@@ -318,7 +426,7 @@ uet_verify() {
 	shift 6
 	ip netns exec "$(ns_name "$sns")" "$UET_VERIFY" -d "$sdev" -e -T 1200 >"$out.srv" 2>&1 &
 	srv=$!
-	if ! wait_for 30 tcp_listens "$sns" 18515; then
+	if ! wait_for 30 tcp_listens "$srv" 18515; then
 		kill "$srv"
 		wait "$srv"
 		echo "the uet-verify server never listened:"
@@ -326,7 +434,7 @@ uet_verify() {
 		return 1
 	fi
 	in_ns "$cns" "$UET_VERIFY" -d "$cdev" -e "$@" "$addr" >"$out" 2>&1 || rc=$?
-	[ "$rc" -eq 0 ] || wait_for 10 bash -c "! kill -0 $srv" || kill "$srv"
+	[ "$rc" -eq 0 ] || wait_for 10 pid_gone "$srv" || kill "$srv"
 	wait "$srv" || src=$?
 	sed -n 's/^op=/# op=/p' "$out"
 	[ "$rc" -eq 0 ] && [ "$src" -eq 0 ] && return 0

@@ -65,7 +65,7 @@ cc_incast() {
 		srvs+=($!)
 	done
 	for ((i = 1; i <= N; i++)); do
-		wait_for 30 tcp_listens r $((18600 + i)) || return 1
+		wait_for 30 tcp_listens "${srvs[i - 1]}" $((18600 + i)) || return 1
 	done
 	# The port's bytes every 20 ms, from sysfs: a sampler that ran tc
 	# took a CPU of the two the VM has.

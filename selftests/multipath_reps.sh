@@ -187,11 +187,11 @@ kill -0 $xfer 2>/dev/null || fail "the transfer ended before spine 1 came back: 
 t_back=$(date +%s.%N)
 ns_ip s1 route replace 10.0.2.0/24 via 10.2.1.1 &&
 	ns_ip s1 route replace 10.0.1.0/24 via 10.1.1.1 || fail "restore spine 1"
-s1=$(in_ns s1 cat /sys/class/net/s1-b/statistics/tx_bytes)
+s1=$(in_ns_sys s1 cat /sys/class/net/s1-b/statistics/tx_bytes)
 step "probes bring every value back from assumed_bad" wait_for 30 path_true \
 	'sum(v["state"] == "assumed_bad" for v in p) == 0'
 step "spine 1 carries traffic again (> 256 KiB)" wait_for 30 bash -c \
-	"[ \$(in_ns s1 cat /sys/class/net/s1-b/statistics/tx_bytes) -gt $((s1 + 262144)) ]"
+	"[ \$(in_ns_sys s1 cat /sys/class/net/s1-b/statistics/tx_bytes) -gt $((s1 + 262144)) ]"
 log "probes: $(uet_counter uet0 probes_sent) sent, $(uet_counter uet1 probes_answered) answered, $(uet_counter uet0 paths_recovered) values recovered"
 if wait "$xfer"; then
 	log "ok: 256 MiB WRITE verified across deny, blackhole and restore"

@@ -164,11 +164,16 @@ step "the defaults are restored" restore
 GID_A=$(ibdev_gid_index uet0 10.0.0.1) || fail "no GID for 10.0.0.1 on uet0"
 GID_B=$(ibdev_gid_index uet1 10.0.0.2) || fail "no GID for 10.0.0.2 on uet1"
 
-# qp_sample: "snd_nxt inflight_bytes" of uet0's RC QP, if it has one.
+# qp_sample: "snd_nxt inflight_bytes" of uet0's RC QP, if it has one,
+# from the text output (python3 takes the debug kernel 5 s to start).
 qp_sample() {
-	in_ns a "$UET" -j qp show dev uet0 | python3 -c 'import json, sys
-qps = [q for q in json.load(sys.stdin) if q.get("type") == "RC"]
-sys.exit(not qps) if not qps else print(qps[0]["snd_nxt"], qps[0]["inflight_bytes"])'
+	local line
+	while read -r line; do
+		[[ $line =~ \ type\ RC\ .*\ snd_nxt\ ([0-9]+)\ .*\ inflight_bytes\ ([0-9]+) ]] || continue
+		echo "${BASH_REMATCH[1]} ${BASH_REMATCH[2]}"
+		return 0
+	done < <(in_ns a "$UET" qp show dev uet0)
+	return 1
 }
 
 # qp_follows: over successive samples, snd_nxt advances and some sample
@@ -208,18 +213,16 @@ if stock_kernel; then
 			grep -q '"dev":"uet1"' "$T/mon_b"
 	}
 	step "namespace b's monitor hears uet1's port events" wait_for 20 bounce
-	step "both ports are active again" wait_for 20 bash -c \
-		'in_ns a bash -c "ibdev_port_is uet0 PORT_ACTIVE" &&
-		 in_ns b bash -c "ibdev_port_is uet1 PORT_ACTIVE"'
+	step "both ports are active again" wait_for 20 pair_active
 fi
 
 # Long enough to still run when the peer goes away below, on the debug
 # kernel too; both are killed after that.
-in_ns b ib_write_bw --use_old_post_send -d uet1 -x "$GID_B" -s 65536 -D 600 \
-	>"$T/bw.srv" 2>&1 &
+ip netns exec "$(ns_name b)" ib_write_bw --use_old_post_send -d uet1 -x "$GID_B" \
+	-s 65536 -D 600 >"$T/bw.srv" 2>&1 &
 srv=$!
 on_exit "kill $srv 2>/dev/null; wait $srv 2>/dev/null"
-bw_listens() { wait_for 30 tcp_listens b 18515 || { cat "$T/bw.srv"; false; }; }
+bw_listens() { wait_for 30 tcp_listens "$srv" 18515 || { cat "$T/bw.srv"; false; }; }
 step "ib_write_bw server listens" bw_listens
 in_ns a ib_write_bw --use_old_post_send -d uet0 -x "$GID_A" -s 65536 -D 600 \
 	10.0.0.2 >"$T/bw" 2>&1 &

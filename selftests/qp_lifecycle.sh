@@ -31,8 +31,7 @@ uet_up() {
 # gids: once uet0 and uet1 have their IPv4 GIDs, GIDS is what the tool
 # takes after "uet0": "GID_INDEX_A uet1 GID_INDEX_B".
 gids() {
-	wait_for 5 bash -c 'ibdev_gid_index uet0 10.0.0.1 && ibdev_gid_index uet1 10.0.0.2' ||
-		fail "GIDs of 10.0.0.1 and 10.0.0.2"
+	wait_for 5 pair_gids || fail "GIDs of 10.0.0.1 and 10.0.0.2"
 	GIDS="$(ibdev_gid_index uet0 10.0.0.1) uet1 $(ibdev_gid_index uet1 10.0.0.2)"
 }
 
@@ -48,7 +47,7 @@ lifecycle() {
 	# shellcheck disable=SC2086 # GIDS is three words
 	"$TOOL" uet0 $GIDS "$1" "$SECS" >"$out" 2>&1 &
 	pid=$!
-	if ! wait_for $((SECS * 3 + 60)) bash -c "! kill -0 $pid"; then
+	if ! wait_for $((SECS * 3 + 60)) pid_gone "$pid"; then
 		echo w >/proc/sysrq-trigger
 		echo "# $1 did not end; the kernel log:"
 		dmesg | tail -n 80 | sed 's/^/# /'
@@ -64,9 +63,11 @@ lifecycle() {
 
 step "a QP that sent 100 messages goes through RESET and carries 100 more" lifecycle reuse
 
-step "1 us ACK delay and 1 ms RTO on both devices" \
-	bash -c "in_ns a $UET dev set uet0 ack_delay_us 1 rto_min_us 1000 &&
-		in_ns b $UET dev set uet1 ack_delay_us 1 rto_min_us 1000"
+fast_timers() {
+	in_ns a "$UET" dev set uet0 ack_delay_us 1 rto_min_us 1000 &&
+		in_ns b "$UET" dev set uet1 ack_delay_us 1 rto_min_us 1000
+}
+step "1 us ACK delay and 1 ms RTO on both devices" fast_timers
 
 # Netlink reads every QP's engine state while the QPs change under it.
 dumps() {
@@ -86,6 +87,8 @@ step "create, connect, post, destroy, flooded, for $SECS s" lifecycle destroy
 kill "$dumper"
 wait "$dumper" 2>/dev/null
 
+uet1_received() { [ "$(uet_counter uet1 rx_packets)" -gt 0 ]; }
+
 # flood_start: the tool's reset mode in the background, long enough to
 # outlast what is done to the device meanwhile; its pid in $flooder.
 flood_start() {
@@ -94,7 +97,7 @@ flood_start() {
 	flooder=$!
 	on_exit "kill $flooder"
 	# Traffic has begun once uet1 received.
-	wait_for 20 bash -c '[ "$(uet_counter uet1 rx_packets)" -gt 0 ]'
+	wait_for 20 uet1_received
 }
 
 # removed_under_traffic DESC CMD...: CMD runs while the tool floods; the
@@ -109,7 +112,7 @@ removed_under_traffic() {
 	kill "$flooder" 2>/dev/null
 	wait "$flooder" 2>/dev/null
 	step "$desc: completes once the verbs user is gone" \
-		wait_for 60 bash -c "! kill -0 $cmd 2>/dev/null"
+		wait_for 60 pid_gone "$cmd"
 	wait "$cmd" || fail "$desc: the command failed"
 }
 
@@ -122,20 +125,18 @@ in_ns a "$UET" monitor >/dev/null 2>&1 &
 monitor=$!
 on_exit "kill $dumper $monitor"
 removed_under_traffic "rdma link delete uet1" in_ns b rdma link delete uet1
-step "uet1 is gone, uet0 remains" bash -c '! ibdev_exists uet1 && ibdev_exists uet0'
+step "uet1 is gone, uet0 remains" eval '! ibdev_exists uet1 && ibdev_exists uet0'
 step "uet1 back on veth1" in_ns b rdma link add uet1 type uet netdev veth1
 gids
 
 removed_under_traffic "ip link del veth1" ns_ip b link del veth1
-step "both devices are gone with the veth pair" \
-	wait_for 10 bash -c '! ibdev_exists uet0 && ! ibdev_exists uet1'
+step "both devices are gone with the veth pair" wait_for 10 ibdevs_gone uet0 uet1
 
 veth_link a veth0 10.0.0.1/24 b veth1 10.0.0.2/24 || fail "veth pair again"
 step "uet0 and uet1 on the new veth pair" uet_up
 gids
 removed_under_traffic "ip netns del b" ip netns del "$(ns_name b)"
-step "both devices are gone with namespace b" \
-	wait_for 10 bash -c '! ibdev_exists uet0 && ! ibdev_exists uet1'
+step "both devices are gone with namespace b" wait_for 10 ibdevs_gone uet0 uet1
 
 ns_add b
 veth_link a veth0 10.0.0.1/24 b veth1 10.0.0.2/24 || fail "veth pair again"
@@ -148,5 +149,5 @@ wait "$flooder" 2>/dev/null
 step "rmmod rdma_uet once it is gone" wait_for 30 rmmod rdma_uet
 kill "$dumper" "$monitor"
 wait "$dumper" "$monitor" 2>/dev/null
-step "no RDMA device is left" bash -c '[ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]'
+step "no RDMA device is left" no_ibdevs
 exit 0

@@ -15,7 +15,7 @@ TOOL=$UET_TESTING_BIN/verbs_bad_access
 [ -x "$TOOL" ] || skip "$TOOL not built (make -C tools)"
 uet_pair
 step "GIDs of 10.0.0.1 and 10.0.0.2 are in the tables" \
-	wait_for 5 bash -c 'ibdev_gid_index uet0 10.0.0.1 && ibdev_gid_index uet1 10.0.0.2'
+	wait_for 5 pair_gids
 GID_A=$(ibdev_gid_index uet0 10.0.0.1)
 GID_B=$(ibdev_gid_index uet1 10.0.0.2)
 
@@ -30,7 +30,7 @@ bad_access() {
 # sent: skbs uet0 handed to IP (a train of packets is one), and skbs
 # veth0 carried.
 sent() {
-	echo "$(uet_counter uet0 tx_skbs) $(in_ns a cat /sys/class/net/veth0/statistics/tx_packets)"
+	echo "$(uet_counter uet0 tx_skbs) $(in_ns_sys a cat /sys/class/net/veth0/statistics/tx_packets)"
 }
 
 read -r uet_was veth_was <<<"$(sent)"

@@ -20,7 +20,7 @@ uet_pair
 ns_ip a addr add 10.0.0.3/24 dev veth0 || fail "10.0.0.3 on veth0"
 ns_ip b addr add 10.0.0.22/24 dev veth1 || fail "10.0.0.22 on veth1"
 step "GIDs of 10.0.0.1 and 10.0.0.2 are in the tables" \
-	wait_for 5 bash -c 'ibdev_gid_index uet0 10.0.0.1 && ibdev_gid_index uet1 10.0.0.2'
+	wait_for 5 pair_gids
 GID_A=$(ibdev_gid_index uet0 10.0.0.1)
 GID_B=$(ibdev_gid_index uet1 10.0.0.2)
 SEED=${UET_FORGE_SEED:-$(date +%s)}

@@ -32,7 +32,7 @@ perf() {
 	ip netns exec "$(ns_name b)" timeout 120 "$tool" --use_old_post_send -d uet1 -x "$gb" \
 		-p $PORT -F "$@" >"$T/$name.srv" 2>&1 &
 	srv=$!
-	wait_for 30 tcp_listens b $PORT || { kill $srv; cat "$T/$name.srv"; return 1; }
+	wait_for 30 tcp_listens $srv $PORT || { kill $srv; cat "$T/$name.srv"; return 1; }
 	in_ns a timeout 100 "$tool" --use_old_post_send -d uet0 -x "$ga" \
 		-p $PORT -F "$@" 10.0.0.2 >"$T/$name" 2>&1 || rc=$?
 	wait $srv || rc=1
@@ -87,14 +87,18 @@ fi
 # debug kernel seconds: there, on a host running at half its usual speed,
 # 8 s of it were not seen within 60 s (whether they came too late or went
 # between two looks, the log did not say).
-in_ns b ib_write_bw --use_old_post_send -d uet1 -x "$(ibdev_gid_index uet1 10.0.0.2)" \
-	-p $PORT -F -D "$DUR" -s 65536 >"$T/res.srv" 2>&1 &
-wait_for 30 tcp_listens b $PORT || fail "ib_write_bw server"
+ip netns exec "$(ns_name b)" ib_write_bw --use_old_post_send -d uet1 \
+	-x "$(ibdev_gid_index uet1 10.0.0.2)" -p $PORT -F -D "$DUR" -s 65536 >"$T/res.srv" 2>&1 &
+wait_for 30 tcp_listens $! $PORT || fail "ib_write_bw server"
 in_ns a ib_write_bw --use_old_post_send -d uet0 -x "$(ibdev_gid_index uet0 10.0.0.1)" \
 	-p $PORT -F -D "$DUR" -s 65536 10.0.0.2 >"$T/res" 2>&1 &
-step "rdma resource show qp lists the RC QPs of both devices" wait_for 180 bash -c \
-	'rdma resource show qp | grep -q "link uet0/1 .*type RC.*state RTS" &&
-	 rdma resource show qp | grep -q "link uet1/1 .*type RC.*state RTR"'
+rc_qps_listed() {
+	local out
+	out=$(rdma resource show qp) || return 1
+	grep -q "link uet0/1 .*type RC.*state RTS" <<<"$out" &&
+		grep -q "link uet1/1 .*type RC.*state RTR" <<<"$out"
+}
+step "rdma resource show qp lists the RC QPs of both devices" wait_for 180 rc_qps_listed
 rdma resource show qp | grep "type RC" | sed 's/^/# /'
 wait
 

@@ -44,15 +44,30 @@ COUNTERS="tx_packets tx_skbs retransmits retransmits_sack retransmits_nack retra
 	duplicates_received out_of_order_received nacks_sent rto_expired"
 
 # counters FILE: both devices' counters, summed, as "name value" lines.
+# In the shell: each program started costs the debug kernel half a second.
 counters() {
-	{ uet_counters uet0; uet_counters uet1; } |
-		awk '{ v[$1] += $2 } END { for (n in v) print n, v[n] }' >"$1"
+	local -A v=()
+	local n x
+	while read -r n x; do
+		v[$n]=$((${v[$n]:-0} + x))
+	done < <(uet_counters uet0; uet_counters uet1)
+	for n in "${!v[@]}"; do
+		echo "$n ${v[$n]}"
+	done >"$1"
+}
+
+# counter_in FILE NAME: NAME's value in a counters FILE.
+counter_in() {
+	local n x
+	while read -r n x; do
+		[ "$n" != "$2" ] || { echo "$x"; return; }
+	done <"$1"
+	echo 0
 }
 
 # case_delta NAME COUNTER: how much COUNTER moved during case NAME.
 case_delta() {
-	echo $(($(awk -v n="$2" '$1 == n { print $2 }' "$T/$1.after") -
-		$(awk -v n="$2" '$1 == n { print $2 }' "$T/$1.before")))
+	echo $(($(counter_in "$T/$1.after" "$2") - $(counter_in "$T/$1.before" "$2")))
 }
 
 # netem_stats FILE: packets the netem qdiscs of both ends dropped, and

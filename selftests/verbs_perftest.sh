@@ -58,7 +58,7 @@ run_pair() {
 	ip netns exec "$(ns_name b)" timeout 200 "$tool" "${sa[@]}" -p "$PORT" "$@" \
 		>"$out.srv" 2>&1 &
 	srv=$!
-	if ! wait_for 30 tcp_listens b "$PORT"; then
+	if ! wait_for 30 tcp_listens "$srv" "$PORT"; then
 		kill "$srv"
 		wait "$srv"
 		echo "the $tool server never listened:"
@@ -67,7 +67,7 @@ run_pair() {
 	fi
 	in_ns a timeout 150 "$tool" "${ca[@]}" -p "$PORT" "$@" 10.0.0.2 >"$out" 2>&1 || rc=$?
 	# A server whose client failed may wait for traffic for ever.
-	[ "$rc" -eq 0 ] || wait_for 10 bash -c "! kill -0 $srv" || kill "$srv"
+	[ "$rc" -eq 0 ] || wait_for 10 pid_gone "$srv" || kill "$srv"
 	wait "$srv" || src=$?
 	[ "$rc" -ne 0 ] || [ "$src" -ne 0 ] || return 0
 	if grep -q "Can't produce a report" "$out" "$out.srv"; then
@@ -211,6 +211,11 @@ pingpong() {
 		{ echo "ibv_rc_pingpong: no result"; cat "$T/pp"; return 1; }
 }
 
+mtus_are() {
+	ibv_devinfo -d uet0 | grep -q "active_mtu:.*$1" &&
+		ibv_devinfo -d uet1 | grep -q "active_mtu:.*$1"
+}
+
 before() { for d in uet0 uet1; do for c in tx_packets rx_packets; do
 	echo "$d $c $(uet_counter $d $c)"; done; done; }
 b4=$(before)
@@ -220,9 +225,7 @@ for mtu in $MTUS; do
 	[ $mtu = 1500 ] || pmtu=4096
 	ns_ip a link set veth0 mtu $mtu
 	ns_ip b link set veth1 mtu $mtu
-	step "MTU $mtu: path MTU $pmtu on both devices" \
-		wait_for 5 bash -c "ibv_devinfo -d uet0 | grep -q 'active_mtu:.*$pmtu' &&
-			ibv_devinfo -d uet1 | grep -q 'active_mtu:.*$pmtu'"
+	step "MTU $mtu: path MTU $pmtu on both devices" wait_for 5 mtus_are $pmtu
 	GID_A=$(ibdev_gid_index uet0 10.0.0.1) || fail "no GID for 10.0.0.1 on uet0"
 	GID_B=$(ibdev_gid_index uet1 10.0.0.2) || fail "no GID for 10.0.0.2 on uet1"
 	log "GID indices: uet0 $GID_A, uet1 $GID_B"

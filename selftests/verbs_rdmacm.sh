@@ -145,7 +145,7 @@ send_bw_pair() {
 		# A server whose client quit may wait for it for ever. (Started
 		# by ip netns exec, not in_ns: $! is then timeout itself, which
 		# passes the signal on.)
-		[ "$crc" = 0 ] || wait_for 10 bash -c "! kill -0 $srv" || kill "$srv"
+		[ "$crc" = 0 ] || wait_for 10 pid_gone "$srv" || kill "$srv"
 		wait "$srv" || src=$?
 		bw_side_ok "$crc" "$T/bw.cli" && bw_side_ok "$src" "$T/bw.srv" || break
 		if bw_report "$T/bw.cli"; then
@@ -220,5 +220,5 @@ step "a datagram shorter than its header says is dropped (drop_malformed)" \
 step "rping still works after the forged datagrams" rping_pair 10.0.0.2
 
 step "rmmod rdma_uet with rdma_cm loaded" rmmod rdma_uet
-step "no RDMA device is left" bash -c '[ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]'
+step "no RDMA device is left" no_ibdevs
 exit 0

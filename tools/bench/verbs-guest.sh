@@ -461,8 +461,8 @@ veth_pair
 # the sending CPU, so without it one CPU carries the receive path of both
 # ends, as no two real hosts would.
 if [ -n "${BENCH_RPS:-}" ] && [ "$(nproc)" -ge 2 ]; then
-	in_ns a sh -c 'echo 1 >/sys/class/net/veth0/queues/rx-0/rps_cpus' &&
-		in_ns b sh -c 'echo 2 >/sys/class/net/veth1/queues/rx-0/rps_cpus' ||
+	in_ns_sys a sh -c 'echo 1 >/sys/class/net/veth0/queues/rx-0/rps_cpus' &&
+		in_ns_sys b sh -c 'echo 2 >/sys/class/net/veth1/queues/rx-0/rps_cpus' ||
 		fail "RPS on the veth pair"
 	echo "# RPS: veth1 (b) received on CPU 1, veth0 (a) on CPU 0"
 fi
