@@ -6,9 +6,10 @@
 # suffer it: 1% loss, reordering (about 20% of packets overtake the others),
 # both at once, and 5% duplication. Every byte must arrive intact. Recovery
 # must be selective: under loss, at most two retransmissions per packet
-# netem dropped; duplicates must be seen and discarded. netem takes a
-# train (several packets in one GSO skb) whole: the packets it dropped
-# are its drops times the packets per skb both ends sent.
+# netem dropped (the stock kernel); duplicates must be seen and
+# discarded. netem takes a train (several packets in one GSO skb) whole:
+# the packets it dropped are its drops times the packets per skb both
+# ends sent.
 . "$(dirname "$0")/lib.sh"
 
 # Bytes per op, three ops per case: 3 x 32M = 96 MiB per case, some
@@ -98,7 +99,13 @@ netem_case() {
 	return "$rc"
 }
 
-# selective NAME: retransmitted, but at most twice per dropped packet.
+# selective NAME: retransmitted, and on the stock kernel at most twice
+# per dropped packet. The debug kernel stalls for longer than even its
+# long RTOs: their expiries resend windows that were only late (a make
+# check there: 183 retransmissions for 47 drops, 6 expiries marking 266
+# packets, 158 packets received twice), so the ratio measures the
+# emulation there, not the transport; 1M per op is also too few packets
+# for a fine ratio.
 selective() {
 	local retx drops pkts skbs lost
 	retx=$(case_delta "$1" retransmits)
@@ -109,13 +116,17 @@ selective() {
 	lost=$((drops * pkts / skbs))
 	echo "# $1: $retx retransmissions for $drops skbs netem dropped, $lost packets" \
 		"at $pkts packets in $skbs skbs"
-	[ "$drops" -gt 0 ] && [ "$retx" -gt 0 ] && [ "$retx" -le $((2 * lost)) ]
+	[ "$drops" -gt 0 ] && [ "$retx" -gt 0 ] || return 1
+	stock_kernel || return 0
+	[ "$retx" -le $((2 * lost)) ]
 }
+SELECTIVE="retransmits > 0 and <= 2 x packets netem dropped"
+stock_kernel || SELECTIVE="lost packets were retransmitted"
 
 # One function per case: its transfer, then what it must show.
 case_loss() {
 	step "1% loss: every byte verified" netem_case loss loss 1%
-	step "1% loss: retransmits > 0 and <= 2 x packets netem dropped" selective loss
+	step "1% loss: $SELECTIVE" selective loss
 }
 case_reorder() {
 	step "reordering: every byte verified" netem_case reorder delay 2ms reorder 80% gap 5
@@ -130,8 +141,7 @@ case_duplicate() {
 case_lossreorder() {
 	step "loss and reordering: every byte verified" \
 		netem_case lossreorder delay 2ms reorder 80% gap 5 loss 1%
-	step "loss and reordering: retransmits > 0 and <= 2 x packets netem dropped" \
-		selective lossreorder
+	step "loss and reordering: $SELECTIVE" selective lossreorder
 }
 
 log "$BYTES bytes per op, write, send and read in each case"
