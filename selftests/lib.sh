@@ -95,8 +95,18 @@ wait_for() {
 	done
 }
 
-# pid_gone PID: the process has ended (for wait_for, without a shell).
-pid_gone() { ! kill -0 "$1" 2>/dev/null; }
+# pid_gone PID: the process has ended (for wait_for, without a shell). A
+# child of this shell that ended stays a zombie, which kill -0 still
+# finds, until the shell reaps it: bash may defer that until it next
+# forks or waits, which a poll of builtins never does.
+pid_gone() {
+	local stat
+	kill -0 "$1" 2>/dev/null || return 0
+	read -r stat <"/proc/$1/stat" 2>/dev/null || return 0
+	# "PID (COMM) STATE ...": COMM may hold spaces and parentheses.
+	stat=${stat##*) }
+	[ "${stat%% *}" = Z ]
+}
 
 # on_exit CMD: run CMD (a string) at exit, last registered first.
 on_exit() { _uet_cleanups=("$1" "${_uet_cleanups[@]}"); }
