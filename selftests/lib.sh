@@ -96,12 +96,11 @@ wait_for() {
 }
 
 # pid_gone PID: the process has ended (for wait_for, without a shell). A
-# child of this shell that ended stays a zombie, which kill -0 still
-# finds, until the shell reaps it: bash may defer that until it next
+# child of this shell that ended stays a zombie, which kill -0 would
+# still find, until the shell reaps it: bash may defer that until it next
 # forks or waits, which a poll of builtins never does.
 pid_gone() {
 	local stat
-	kill -0 "$1" 2>/dev/null || return 0
 	read -r stat <"/proc/$1/stat" 2>/dev/null || return 0
 	# "PID (COMM) STATE ...": COMM may hold spaces and parentheses.
 	stat=${stat##*) }

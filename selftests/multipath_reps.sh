@@ -104,9 +104,12 @@ log "spine 1 at R/2 = $((RATE_MBIT / 2)) Mbit/s, spines 2..$SPINES at R = $RATE_
 rate 1 $((RATE_MBIT / 2)) || fail "slow spine"
 step "slow spine, lb spray: 16 MiB WRITE verified" run spray 16M
 step "slow spine, lb reps: 16 MiB WRITE verified" run reps 16M
-for lb in spray reps; do
-	log "$lb: $(stat $lb '"%.2f R on the spines, %.2f R of payload, %d resent; per spine: %s" % (rate, good, resent, " ".join("%.1f%%" % (s * 100) for s in shares))')"
-done
+# summary LB: what a run of LB carried, one line.
+summary() {
+	log "$1: $(stat "$1" '"%.2f R on the spines, %.2f R of payload, %d resent; per spine: %s" % (rate, good, resent, " ".join("%.1f%%" % (s * 100) for s in shares))')"
+}
+summary spray
+summary reps
 # Only a full slow spine tells the paths apart: spray must have loaded it
 # to 90% of its R/2. A slow host cannot (CI, once: spray 1.03 R in all,
 # the slow spine at 0.50 of its rate, reps even there 1.52 R).
@@ -121,7 +124,7 @@ if python3 -c "import sys; sys.exit(not $fill >= 0.9)"; then
 	if ! above_cap; then
 		log "reps at $(stat reps '"%.2f" % rate') R: once more"
 		step "slow spine, lb reps again: 16 MiB WRITE verified" run reps 16M
-		log "reps: $(stat reps '"%.2f R on the spines, %d resent; per spine: %s" % (rate, resent, " ".join("%.1f%%" % (s * 100) for s in shares))')"
+		summary reps
 	fi
 	step "slow spine: reps puts less than 22% on it (an equal share is 25%)" \
 		python3 -c "import sys; sys.exit(not $(stat reps 'shares[0]') < 0.22)"

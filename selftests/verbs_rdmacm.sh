@@ -26,13 +26,6 @@ step "ib_mad opened both ports without complaint" \
 listening() { rdma res show cm_id | grep -q "state LISTEN .*comm $1"; }
 export -f listening
 
-# port_stat DEV NAME: a counter of port 1 of DEV.
-port_stat() {
-	rdma statistic show link "$1/1" |
-		awk -v n="$2" '{ for (i = 1; i < NF; i++) if ($i == n) print $(i + 1) }'
-}
-export -f port_stat
-
 # The N lines of data "rping -v -C N" prints, at its default size (64 B):
 # ping i is "rdma-ping-i: " then characters from 'A' + i, wrapping after 'z'.
 rping_lines() {
@@ -128,7 +121,7 @@ bw_side_ok() {
 send_bw_pair() {
 	local srv crc src try rx0 rx
 	for try in 1 2 3 4; do
-		rx0=$(port_stat uet1 rx_bytes)
+		rx0=$(uet_counter uet1 rx_bytes)
 		ip netns exec "$(ns_name b)" timeout 120 \
 			ib_send_bw -R -d uet1 --use_old_post_send -n "$BW_ITERS" >"$T/bw.srv" 2>&1 &
 		srv=$!
@@ -153,7 +146,7 @@ send_bw_pair() {
 			return 0
 		fi
 		bw_report "$T/bw.srv" && return 0
-		rx=$(($(port_stat uet1 rx_bytes) - rx0))
+		rx=$(($(uet_counter uet1 rx_bytes) - rx0))
 		if [ "$rx" -ge $((BW_ITERS * 65536)) ]; then
 			echo "# no report (neither side could calibrate its clock); uet1 received $rx bytes"
 			return 0
@@ -181,7 +174,7 @@ no_drops() {
 	local d c rc=0
 	for d in uet0 uet1; do
 		for c in drop_malformed drop_access drop_backlog; do
-			[ "$(port_stat $d $c)" = 0 ] || { echo "$d $c $(port_stat $d $c)"; rc=1; }
+			[ "$(uet_counter $d $c)" = 0 ] || { echo "$d $c $(uet_counter $d $c)"; rc=1; }
 		done
 	done
 	return "$rc"
@@ -204,9 +197,9 @@ socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(pkt, ("10.0.0.2", 4793))
 forged() {
 	local c=$1 before
 	shift
-	before=$(port_stat uet1 "$c")
+	before=$(uet_counter uet1 "$c")
 	forge "$@" || return 1
-	wait_for 5 bash -c "[ \"\$(port_stat uet1 $c)\" = $((before + 1)) ]"
+	wait_for 5 bash -c "[ \"\$(uet_counter uet1 $c)\" = $((before + 1)) ]"
 }
 
 step "a datagram to QP1 with another Q_Key is dropped (drop_access)" \

@@ -36,7 +36,6 @@ echo "   uet0 port after link up: $(ibdev_port_state uet0)"
 
 # The server side listens on TCP; start the client once it does.
 listening() { in_ns b ss -ltn | grep -q ":$1 "; }
-counter() { rdma statistic show link "$1/1" | tr ' ' '\n' | grep -A1 -x "$2" | tail -1; }
 
 verify() {
 	in_ns b "$UET_VERIFY" -d uet1 >/tmp/verify-srv.log 2>&1 &
@@ -54,29 +53,20 @@ echo "== The same over a lossy, reordering cable (netem: 1% loss, 20% reordered,
 for dev in a:veth0 b:veth1; do
 	in_ns "${dev%%:*}" tc qdisc add dev "${dev#*:}" root netem loss 1% delay 1ms reorder 80% gap 5
 done
-before_retx=$(counter uet0 retransmits) before_ooo=$(counter uet1 out_of_order_received)
+before_retx=$(uet_counter uet0 retransmits) before_ooo=$(uet_counter uet1 out_of_order_received)
 verify -b 32M -o write
 lost=$(in_ns a tc -s qdisc show dev veth0 | awk '/dropped/ { sub(",", "", $7); print $7; exit }')
-retx=$(( $(counter uet0 retransmits) - before_retx ))
-ooo=$(( $(counter uet1 out_of_order_received) - before_ooo ))
+retx=$(( $(uet_counter uet0 retransmits) - before_retx ))
+ooo=$(( $(uet_counter uet1 out_of_order_received) - before_ooo ))
 echo "   packets netem dropped on host a: $lost; packets uet0 resent: $retx;" \
 	"out-of-order arrivals at uet1: $ooo"
 for dev in a:veth0 b:veth1; do in_ns "${dev%%:*}" tc qdisc del dev "${dev#*:}" root; done
 
-# GID index of an IPv4 address in the device's table (sysfs notation).
-gid_index() {
-	local want f
-	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' ${2//./ })
-	for f in /sys/class/infiniband/"$1"/ports/1/gids/*; do
-		[ "$(cat "$f")" = "$want" ] && { basename "$f"; return; }
-	done
-}
-
 echo
 echo "== ib_write_bw over uet (perftest, 64 KiB messages, one QP)"
-in_ns b ib_write_bw -d uet1 -x "$(gid_index uet1 10.0.0.2)" -F --use_old_post_send -s 65536 -n 500 >/tmp/bw-srv.log 2>&1 &
+in_ns b ib_write_bw -d uet1 -x "$(ibdev_gid_index uet1 10.0.0.2)" -F --use_old_post_send -s 65536 -n 500 >/tmp/bw-srv.log 2>&1 &
 wait_for 10 listening 18515 || fail "ib_write_bw server"
-in_ns a ib_write_bw -d uet0 -x "$(gid_index uet0 10.0.0.1)" -F --use_old_post_send -s 65536 -n 500 10.0.0.2 >/tmp/bw.log 2>&1 ||
+in_ns a ib_write_bw -d uet0 -x "$(ibdev_gid_index uet0 10.0.0.1)" -F --use_old_post_send -s 65536 -n 500 10.0.0.2 >/tmp/bw.log 2>&1 ||
 	{ cat /tmp/bw.log; fail "ib_write_bw"; }
 wait
 awk '$1 == 65536 { printf "   %s MB/s average over %s messages of 64 KiB\n", $4, $2 }' /tmp/bw.log
@@ -85,11 +75,11 @@ echo
 echo "== Summary (rdma statistic show link uet0/1)"
 for c in tx_packets retransmits retransmits_sack retransmits_nack retransmits_rto \
 	rto_expired nacks_received acks_received; do
-	printf '   %-22s %s\n' "$c" "$(counter uet0 "$c")"
+	printf '   %-22s %s\n' "$c" "$(uet_counter uet0 "$c")"
 done
 echo "   ...and on uet1:"
 for c in rx_packets out_of_order_received duplicates_received nacks_sent acks_sent drop_malformed; do
-	printf '   %-22s %s\n' "$c" "$(counter uet1 "$c")"
+	printf '   %-22s %s\n' "$c" "$(uet_counter uet1 "$c")"
 done
 echo
 echo "Done: RDMA between two hosts over uet, every byte verified, losses recovered selectively."
