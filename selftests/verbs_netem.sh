@@ -4,12 +4,13 @@
 # uet-verify (RDMA WRITE, SEND and READ, every byte checked) through netem
 # on both ends of the cable, so that data, ACKs and READ responses all
 # suffer it: 1% loss, reordering (about 20% of packets overtake the others),
-# both at once, and 5% duplication. Every byte must arrive intact. Recovery
-# must be selective: under loss, at most two retransmissions per packet
-# netem dropped (the stock kernel); duplicates must be seen and
-# discarded. netem takes a train (several packets in one GSO skb) whole:
-# the packets it dropped are its drops times the packets per skb both
-# ends sent.
+# both at once, 5% duplication and (stock kernel) 1% corruption. Every
+# byte must arrive intact. Recovery must be selective: under loss, at
+# most two retransmissions per packet netem dropped (the stock kernel);
+# duplicates must be seen and discarded; corrupted packets dropped for
+# their UDP checksum. netem takes a train (several packets in one GSO skb)
+# whole: the packets it dropped are its drops times the packets per skb
+# both ends sent.
 . "$(dirname "$0")/lib.sh"
 
 # Bytes per op, three ops per case: 3 x 32M = 96 MiB per case, some
@@ -19,7 +20,7 @@
 # only the cases that take every recovery path (loss and reordering at
 # once, duplicates): all four took 327 s there. UET_NETEM_BYTES overrides
 # the size.
-BYTES=32M CASES="loss reorder duplicate lossreorder"
+BYTES=32M CASES="loss reorder duplicate lossreorder corrupt"
 stock_kernel || BYTES=1M CASES="lossreorder duplicate"
 BYTES=${UET_NETEM_BYTES:-$BYTES}
 modprobe sch_netem || skip "no sch_netem"
@@ -42,7 +43,7 @@ on_exit "rm -rf $T"
 
 # Shown for every case.
 COUNTERS="tx_packets tx_skbs retransmits retransmits_sack retransmits_nack retransmits_rto
-	duplicates_received out_of_order_received nacks_sent rto_expired"
+	duplicates_received out_of_order_received nacks_sent rto_expired drop_checksum"
 
 # counters FILE: both devices' counters, summed, as "name value" lines.
 # In the shell: each program started costs the debug kernel half a second.
@@ -142,6 +143,14 @@ case_lossreorder() {
 	step "loss and reordering: every byte verified" \
 		netem_case lossreorder delay 2ms reorder 80% gap 5 loss 1%
 	step "loss and reordering: $SELECTIVE" selective lossreorder
+}
+# netem computes the checksum of a packet before it flips a bit of its
+# headers (Ethernet, IP, UDP, uet): the receiver must find a wrong UDP
+# checksum (a flip in the IP header is IP's to drop).
+case_corrupt() {
+	step "1% corruption: every byte verified" netem_case corrupt corrupt 1%
+	step "1% corruption: wrong UDP checksums dropped" \
+		test "$(case_delta corrupt drop_checksum)" -gt 0
 }
 
 log "$BYTES bytes per op, write, send and read in each case"

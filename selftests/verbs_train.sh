@@ -4,7 +4,8 @@
 # Trains (Documentation/uet/design/wire-format.rst): 64 KiB RDMA WRITEs
 # from a to b over a veth at MTU 1500 (47 packets each) leave uet0 as GSO
 # skbs of at most train_pkts packets, and arrive as the same packets, every
-# byte verified. With train_pkts 1 every packet is an skb of its own, and so
+# byte verified; uet1 takes each train whole from UDP, and packets sent
+# one by one as trains that GRO joined. With train_pkts 1 every packet is an skb of its own, and so
 # with lb spray, which picks an entropy value per packet unless
 # flowlet_pkts lets it keep one for several (a train shares one).
 . "$(dirname "$0")/lib.sh"
@@ -17,38 +18,58 @@ T=$(mktemp -d)
 on_exit "rm -rf $T"
 
 # train_case NAME PARAM VALUE...: WRITEs with those device parameters;
-# "$T/NAME" gets uet0's "packets skbs" of the transfer.
+# "$T/NAME" gets uet0's "packets skbs" sent and uet1's received.
 train_case() {
-	local name=$1 p0 s0 p1 s1
+	local name=$1 c v0=() v1=()
 	shift
 	in_ns a "$UET" dev set uet0 "$@" || return 1
-	p0=$(uet_counter uet0 tx_packets) s0=$(uet_counter uet0 tx_skbs)
+	for c in uet0:tx_packets uet0:tx_skbs uet1:rx_packets uet1:rx_skbs; do
+		v0+=("$(uet_counter "${c%:*}" "${c#*:}")")
+	done
 	uet_verify b uet1 a uet0 10.0.0.2 "$T/$name.out" -o write -b "$BYTES" || return 1
-	p1=$(uet_counter uet0 tx_packets) s1=$(uet_counter uet0 tx_skbs)
-	echo "$((p1 - p0)) $((s1 - s0))" >"$T/$name"
-	echo "# $*: uet0 sent $((p1 - p0)) packets in $((s1 - s0)) skbs"
+	for c in uet0:tx_packets uet0:tx_skbs uet1:rx_packets uet1:rx_skbs; do
+		v1+=("$(uet_counter "${c%:*}" "${c#*:}")")
+	done
+	echo "$((v1[0] - v0[0])) $((v1[1] - v0[1])) $((v1[2] - v0[2])) $((v1[3] - v0[3]))" >"$T/$name"
+	echo "# $*: uet0 sent $((v1[0] - v0[0])) packets in $((v1[1] - v0[1])) skbs," \
+		"uet1 received $((v1[2] - v0[2])) in $((v1[3] - v0[3]))"
 }
 
-# per_skb NAME: packets per skb of case NAME, to two decimals, times 100.
+# per_skb NAME [rx]: packets per skb uet0 sent (uet1 received) in case
+# NAME, to two decimals, times 100.
 per_skb() {
-	local p s
-	read -r p s <"$T/$1"
+	local p s rp rs
+	read -r p s rp rs <"$T/$1"
+	[ "${2:-}" != rx ] || { p=$rp s=$rs; }
 	[ "$s" -gt 0 ] && echo $((p * 100 / s))
 }
 
 step "train_pkts 16: $BYTES of WRITEs verified" train_case t16 train_pkts 16
 # 47 packets a message: trains of 16, 16 and 15 (15.7 packets per skb).
 step "train_pkts 16: more than 8 packets per skb" test "$(per_skb t16)" -gt 800
+# UDP hands a train up whole: the receiver takes it in one pass.
+step "train_pkts 16: uet1 received more than 8 packets per skb" \
+	test "$(per_skb t16 rx)" -gt 800
 step "train_pkts 4: $BYTES of WRITEs verified" train_case t4 train_pkts 4
 step "train_pkts 4: more than 2 and at most 4 packets per skb" \
 	test "$(per_skb t4)" -gt 200 -a "$(per_skb t4)" -le 400
 step "train_pkts 1: $BYTES of WRITEs verified" train_case t1 train_pkts 1
 step "train_pkts 1: one skb per packet" test "$(per_skb t1)" -eq 100
+step "train_pkts 1: uet1 received one skb per packet" test "$(per_skb t1 rx)" -eq 100
 step "lb spray: $BYTES of WRITEs verified" train_case spray train_pkts 16 lb spray
 step "lb spray: one skb per packet" test "$(per_skb spray)" -eq 100
 step "lb spray, flowlet_pkts 8: $BYTES of WRITEs verified" \
 	train_case flowlet lb spray flowlet_pkts 8
 step "lb spray, flowlet_pkts 8: more than 4 and at most 8 packets per skb" \
 	test "$(per_skb flowlet)" -gt 400 -a "$(per_skb flowlet)" -le 800
-in_ns a "$UET" dev set uet0 lb single flowlet_pkts 1
+# GRO on veth1 (NAPI, as a NIC's driver has) joins packets sent one by
+# one into trains for uet's socket. veth takes its NAPI path only for
+# packets of a sender without TSO, or of a local socket
+# (veth_skb_is_eligible_for_gro()).
+step "GRO on veth1, TSO off on veth0" in_ns b ethtool -K veth1 gro on
+in_ns a ethtool -K veth0 tso off >/dev/null || fail "ethtool -K veth0 tso off"
+step "train_pkts 1, GRO: $BYTES of WRITEs verified" \
+	train_case gro train_pkts 1 lb single flowlet_pkts 1
+step "train_pkts 1, GRO: uet1 received more than 1 packet per skb" \
+	test "$(per_skb gro rx)" -gt 100
 exit 0

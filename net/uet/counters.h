@@ -15,6 +15,7 @@ enum uet_counter {
 	UET_CNT_TX_SKBS,	/* what IP got: a train is one (train.h) */
 	UET_CNT_RX_PKTS,
 	UET_CNT_RX_BYTES,
+	UET_CNT_RX_SKBS,	/* what UDP handed up: a train whole is one */
 	UET_CNT_RETX_PKTS,	/* packets sent again, any reason */
 	UET_CNT_RETX_SACK,	/* ... because the SACK showed a hole */
 	UET_CNT_RETX_NACK,	/* ... because the receiver NACKed it */
@@ -31,6 +32,7 @@ enum uet_counter {
 	UET_CNT_RNR_NACK_TX,
 	UET_CNT_RNR_NACK_RX,
 	UET_CNT_DROP_MALFORMED,	/* truncated or invalid headers */
+	UET_CNT_DROP_CSUM,	/* UDP checksum wrong */
 	UET_CNT_DROP_NO_QP,	/* unknown or wrong-state destination QP */
 	UET_CNT_DROP_WINDOW,	/* PSN outside the receive window */
 	UET_CNT_DROP_ACCESS,	/* bad rkey, bounds or permissions */

@@ -44,7 +44,7 @@ struct uet_params {
 	u32 probe_interval_us;	/* between probes of a value assumed bad */
 	u32 train_pkts;		/* new packets sent as one skb at most */
 	u32 flowlet_pkts;	/* ... on one entropy value, when spraying */
-	u32 rx_backlog;		/* received packets a QP queues at most */
+	u32 rx_backlog;		/* received skbs a QP queues at most */
 	const struct uet_cc_ops *cc;	/* congestion control of new QPs */
 	/* Every algorithm's parameters, by uet_cc_index() and ops order. */
 	u32 cc_params[UET_CC_NUM][UET_CC_PARAMS_MAX];

@@ -10,6 +10,7 @@
 
 #include "qp.h"
 #include "recv.h"
+#include "train.h"
 #include "ud.h"
 #include "udp.h"
 
@@ -37,15 +38,30 @@ void uet_rcv(struct uet_dev *udev, struct sk_buff *skb, bool run)
 {
 	unsigned int need;
 	struct uet_qp *qp;
+	bool train;
 	int type;
 	u16 dpdcid;
 
-	uet_inc(udev, UET_CNT_RX_PKTS);
+	uet_inc(udev, UET_CNT_RX_SKBS);
 	uet_count(udev, UET_CNT_RX_BYTES, skb->len);
+	/* A train is data packets of one QP, the first one's header
+	 * stands for all of them here; the pass checks each on its own.
+	 */
+	train = skb_is_gso(skb);
+	if (train) {
+		if (uet_train_rx_seg(skb) < UET_DATA_HDR_LEN)
+			goto malformed;
+		uet_count(udev, UET_CNT_RX_PKTS,
+			  DIV_ROUND_UP(skb->len, uet_train_rx_seg(skb)));
+	} else {
+		uet_inc(udev, UET_CNT_RX_PKTS);
+	}
 
 	if (!pskb_may_pull(skb, sizeof(__be16)))
 		goto malformed;
 	type = uet_pds_type(skb->data, skb_headlen(skb));
+	if (train && type != UET_PDS_RUD_REQ)
+		goto malformed;
 	if (type == UET_PDS_UUD_REQ) {
 		uet_ud_rcv(udev, skb);
 		return;

@@ -13,6 +13,7 @@
 
 #include "qp.h"
 #include "psn.h"
+#include "train.h"
 #include "udp.h"
 
 int uet_resp_init(struct uet_qp *qp)
@@ -398,25 +399,38 @@ static void uet_resp_ack_hold(struct uet_qp *qp, u64 t)
 		resp->ack_deadline_ns = t + hold;
 }
 
-static void uet_resp_data(struct uet_qp *qp, struct sk_buff *skb)
+/* The data packet of pkt_len bytes at pkt in skb. False once the QP
+ * went into error: the rest of a train is not applied.
+ */
+static bool uet_resp_data(struct uet_qp *qp, struct sk_buff *skb, u32 pkt,
+			  u32 pkt_len)
 {
 	struct uet_dev *udev = qp->udev;
 	struct uet_resp *resp = qp->resp;
 	const struct uet_skb_cb *cb = UET_SKB_CB(skb);
+	u8 buf[UET_DATA_HDR_LEN];
 	struct uet_pds_req pds;
 	struct uet_verbs_hdr vh;
+	const u8 *hdr;
 	u32 len;
 	int ret;
 
-	if (uet_pds_req_parse(skb->data, skb->len, &pds) < 0 ||
+	/* A train's headers after the first packet's may sit in fragments.
+	 * Only the first packet's addressing was checked on receive.
+	 */
+	hdr = pkt_len < UET_DATA_HDR_LEN ? NULL :
+	      skb_header_pointer(skb, pkt, UET_DATA_HDR_LEN, buf);
+	if (!hdr || uet_pds_req_parse(hdr, UET_DATA_HDR_LEN, &pds) < 0 ||
 	    pds.next_hdr != UET_NEXT_VERBS ||
-	    uet_verbs_parse(skb->data + sizeof(struct uet_pds_req_hdr),
-			    skb->len - sizeof(struct uet_pds_req_hdr), &vh) < 0 ||
-	    skb->len - UET_DATA_HDR_LEN > vh.pay_len) {
+	    pds.spdcid != qp->dest_qpn || pds.dpdcid != qp->ibqp.qp_num ||
+	    uet_verbs_parse(hdr + sizeof(struct uet_pds_req_hdr),
+			    UET_DATA_HDR_LEN - sizeof(struct uet_pds_req_hdr),
+			    &vh) < 0 ||
+	    pkt_len - UET_DATA_HDR_LEN > vh.pay_len) {
 		uet_inc(udev, UET_CNT_DROP_MALFORMED);
-		return;
+		return true;
 	}
-	len = skb->len - UET_DATA_HDR_LEN;
+	len = pkt_len - UET_DATA_HDR_LEN;
 	if (pds.flags & UET_PDS_REQ_F_RETX)
 		resp->ack_retx = true;
 	if (cb->ecn == INET_ECN_CE) {
@@ -432,7 +446,7 @@ static void uet_resp_data(struct uet_qp *qp, struct sk_buff *skb)
 	if (cb->dscp == uet_param(udev, dscp_trimmed) || len < vh.pay_len) {
 		uet_inc(udev, UET_CNT_TRIMMED_RX);
 		uet_qp_send_nack(qp, pds.psn, UET_NACK_TRIMMED, 0, cb->sport);
-		return;
+		return true;
 	}
 
 	if (!qp->rx_synced) {
@@ -451,7 +465,7 @@ static void uet_resp_data(struct uet_qp *qp, struct sk_buff *skb)
 		    pds.psn - start >= qp->rx.win ||
 		    (start != qp->rq_psn && !answer)) {
 			uet_inc(udev, UET_CNT_DROP_WINDOW);
-			return;
+			return true;
 		}
 		qp->rx.next = start;
 		qp->rx.high = start;
@@ -465,29 +479,30 @@ static void uet_resp_data(struct uet_qp *qp, struct sk_buff *skb)
 		uet_resp_ack_trigger(resp, pds.psn, skb);
 		resp->ack_now = true;
 		resp->ack_dup = true;
-		return;
+		return true;
 	case UET_PDC_OUT_OF_WINDOW:
 		uet_inc(udev, UET_CNT_DROP_WINDOW);
-		return;
+		return true;
 	case UET_PDC_NEW:
 		break;
 	}
 
 	if (vh.opcode == UET_OP_READ_RESP || vh.opcode == UET_OP_ATOMIC_RESP) {
-		if (uet_req_rcv_resp(qp, &vh, skb, UET_DATA_HDR_LEN, len)) {
+		if (uet_req_rcv_resp(qp, &vh, skb, pkt + UET_DATA_HDR_LEN,
+				     len)) {
 			uet_inc(udev, UET_CNT_DROP_MALFORMED);
-			return;
+			return true;
 		}
 		ret = 0;
 	} else {
-		ret = uet_resp_execute(qp, &vh, pds.psn, skb, UET_DATA_HDR_LEN,
-				       len);
+		ret = uet_resp_execute(qp, &vh, pds.psn, skb,
+				       pkt + UET_DATA_HDR_LEN, len);
 	}
 	if (ret == -EAGAIN) {
 		uet_inc(udev, UET_CNT_RNR_NACK_TX);
 		uet_qp_send_nack(qp, pds.psn, UET_NACK_NO_SES_MSG_AVAIL, 0,
 				 qp->min_rnr_timer);
-		return;
+		return true;
 	}
 	if (ret > 0) {
 		uet_inc(udev, UET_CNT_DROP_ACCESS);
@@ -495,7 +510,7 @@ static void uet_resp_data(struct uet_qp *qp, struct sk_buff *skb)
 		uet_pdc_rx_commit(&qp->rx, pds.psn);
 		uet_resp_complete(qp);
 		uet_qp_error(qp);
-		return;
+		return false;
 	}
 
 	if (pds.psn != qp->rx.next) {
@@ -514,12 +529,17 @@ static void uet_resp_data(struct uet_qp *qp, struct sk_buff *skb)
 	if (resp->ack_ecn)
 		uet_qp_send_ack(qp, ktime_to_ns(skb->tstamp));
 	uet_resp_complete(qp);
+	return true;
 }
 
-/* A data packet (RUD request) from the QP's peer. */
+/* A data packet (RUD request) from the QP's peer, or a train of them. */
 void uet_resp_rcv(struct uet_qp *qp, struct sk_buff *skb)
 {
-	uet_resp_data(qp, skb);
+	u32 seg = uet_train_rx_seg(skb), pkt;
+
+	for (pkt = 0; pkt < skb->len; pkt += seg)
+		if (!uet_resp_data(qp, skb, pkt, min(seg, skb->len - pkt)))
+			break;
 	consume_skb(skb);
 }
 

@@ -57,6 +57,16 @@ void uet_train_add(struct uet_train *t, const struct sk_buff *pkt,
  */
 struct sk_buff *uet_train_finish(struct uet_train *t);
 
+/* A received skb as uet packets: a train that UDP queued whole (udp.c)
+ * holds one every gso_size bytes, the last one as long or shorter;
+ * anything else is one. The length of every packet but the last; the
+ * receive path made sure it is nonzero.
+ */
+static inline u32 uet_train_rx_seg(const struct sk_buff *skb)
+{
+	return skb_is_gso(skb) ? skb_shinfo(skb)->gso_size : skb->len;
+}
+
 /* Drop a train not sent. */
 void uet_train_drop(struct uet_train *t);
 

@@ -102,14 +102,19 @@ static void uet_train_build_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, skb_shinfo(skb)->gso_size, HDR + 1000);
 	KUNIT_EXPECT_EQ(test, skb_shinfo(skb)->gso_segs, 4);
 	KUNIT_EXPECT_EQ(test, skb_shinfo(skb)->gso_type, SKB_GSO_UDP_L4);
-	/* Cut every gso_size bytes, each segment is its packet. */
+	/* Cut every gso_size bytes, as the receiver walks a train that
+	 * arrived whole, each segment is its packet.
+	 */
 	buf = kunit_kzalloc(test, skb->len, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	KUNIT_ASSERT_EQ(test, skb_copy_bits(skb, 0, buf, skb->len), 0);
-	for (i = 0; i < ARRAY_SIZE(lens); i++) {
+	for (i = 0; off < skb->len; i++) {
+		u32 len = min(uet_train_rx_seg(skb), skb->len - off);
 		u8 *seg = buf + off;
 
+		KUNIT_ASSERT_LT(test, i, ARRAY_SIZE(lens));
 		KUNIT_EXPECT_EQ(test, off, i * (HDR + 1000));
+		KUNIT_EXPECT_EQ(test, len, HDR + lens[i]);
 		KUNIT_EXPECT_EQ(test, seg[0], 0x5a);
 		KUNIT_EXPECT_EQ(test, seg[1], i == ARRAY_SIZE(lens) - 1 ? 0x04 : 0);
 		KUNIT_EXPECT_EQ(test, seg[7], 100 + i);
@@ -120,8 +125,9 @@ static void uet_train_build_test(struct kunit *test)
 		/* The kept packet is unchanged: a resend copies it. */
 		KUNIT_EXPECT_EQ(test, pkts[i]->data[1], 0);
 		KUNIT_EXPECT_EQ(test, pkts[i]->len, HDR + lens[i]);
-		off += HDR + lens[i];
+		off += len;
 	}
+	KUNIT_EXPECT_EQ(test, i, ARRAY_SIZE(lens));
 	/* The train holds its own page references. */
 	for (i = 0; i < ARRAY_SIZE(lens); i++)
 		kfree_skb(pkts[i]);
@@ -130,7 +136,7 @@ static void uet_train_build_test(struct kunit *test)
 	kfree_skb(skb);
 }
 
-/* One packet is no train: no GSO fields. */
+/* One packet is no train: no GSO fields, and it is one packet received. */
 static void uet_train_single_test(struct kunit *test)
 {
 	struct sk_buff *pkt = train_test_pkt(test, 5, 200), *skb;
@@ -142,6 +148,7 @@ static void uet_train_single_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, skb);
 	KUNIT_EXPECT_FALSE(test, skb_is_gso(skb));
 	KUNIT_EXPECT_EQ(test, skb->len, HDR + 200);
+	KUNIT_EXPECT_EQ(test, uet_train_rx_seg(skb), HDR + 200);
 	KUNIT_EXPECT_NULL(test, uet_train_finish(&t));
 	kfree_skb(pkt);
 	kfree_skb(skb);

@@ -120,29 +120,38 @@ static struct uet_dev *uet_udp_rcv_dev(struct sk_buff *skb)
 	}
 }
 
-/* encap_rcv of both sockets; softirq. Always consumes the skb. */
-static int uet_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
+/* A datagram the UDP layer queued to one of our sockets: one uet packet,
+ * or a train of them whole (uet_udp_sock_create()). Softirq, under RCU.
+ * Always consumes the skb.
+ */
+static void uet_udp_rcv(struct sock *sk, struct sk_buff *skb)
 {
 	struct uet_skb_cb *cb = UET_SKB_CB(skb);
+	struct net_device *ndev;
 	struct uet_dev *udev;
-	struct udphdr *uh;
-	unsigned int ulen;
 	u8 dsfield;
 
-	/* UE traffic is unicast: no broadcast or multicast delivery. */
-	if (skb->pkt_type != PACKET_HOST)
+	/* A queued skb's dev field holds UDP's accounting (dev_scratch):
+	 * the netdev it came in on is found again by its index. UE traffic
+	 * is unicast: no broadcast or multicast delivery.
+	 */
+	ndev = dev_get_by_index_rcu(sock_net(sk), skb->skb_iif);
+	skb->dev = ndev;
+	if (!ndev || skb->pkt_type != PACKET_HOST)
 		goto drop;
 	udev = uet_udp_rcv_dev(skb);
 	if (!udev)
 		goto drop;
-
-	/* The UDP layer pulled the UDP header: skb->data is at it. */
-	uh = udp_hdr(skb);
-	ulen = ntohs(uh->len);
-	if (ulen < sizeof(*uh) || ulen > skb->len)
+	/* UDP checks the checksum itself only for encapsulation sockets
+	 * and sockets with a filter; a reader checks it (as udp_read_skb()
+	 * does). A zero one, where allowed, is valid.
+	 */
+	if (udp_lib_checksum_complete(skb)) {
+		uet_inc(udev, UET_CNT_DROP_CSUM);
 		goto put;
+	}
 
-	/* From here on cb is ours: the IPCB/IP6CB in it is not needed. */
+	/* From here on cb is ours: UDP's in it is not needed. */
 	memset(cb, 0, sizeof(*cb));
 	switch (skb->protocol) {
 	case htons(ETH_P_IP):
@@ -162,33 +171,41 @@ static int uet_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 	}
 	cb->dscp = dsfield >> 2;
 	cb->ecn = dsfield & INET_ECN_MASK;
-	cb->sport = ntohs(uh->source);
+	cb->sport = ntohs(udp_hdr(skb)->source);
 	/* The packet is ours from here on, never delivered to a socket nor
 	 * forwarded: its time of arrival, for RTT samples, is kept where
 	 * the stack keeps one, in the monotonic clock our send times use.
+	 * A train's packets share it: one read for all of them.
 	 */
 	skb->tstamp = ns_to_ktime(ktime_get_ns());
-
-	/* Ethernet pads short frames: the UDP length says where the packet
-	 * ends. Trimming may reallocate the head, so uh is dead after it.
-	 */
-	if (pskb_trim_rcsum(skb, ulen))
-		goto put;
-	skb_pull_rcsum(skb, sizeof(struct udphdr));
-	/* The route the packet came in by is held without a reference,
-	 * for this softirq only; a QP may keep the packet longer.
+	/* UDP trimmed the skb to its length and pulled its header; the
+	 * route it came in by is held without a reference, for this
+	 * softirq only, and a QP may keep the packet longer.
 	 */
 	skb_dst_drop(skb);
 
 	uet_rcv(udev, skb, true);
 	uet_dev_put(udev);
-	return 0;
+	return;
 
 put:
 	uet_dev_put(udev);
 drop:
 	kfree_skb(skb);
-	return 0;
+}
+
+/* sk_data_ready of both sockets: the UDP layer calls it in softirq after
+ * it queued a datagram. Whoever queued takes everything queued, so the
+ * queue stays near empty and a packet is handled in the softirq that
+ * brought it.
+ */
+static void uet_udp_data_ready(struct sock *sk)
+{
+	struct sk_buff *skb;
+	int err;
+
+	while ((skb = skb_recv_udp(sk, MSG_DONTWAIT, &err)))
+		uet_udp_rcv(sk, skb);
 }
 
 static struct socket *uet_udp_sock_create(struct net *net, u8 family)
@@ -207,11 +224,6 @@ static struct socket *uet_udp_sock_create(struct net *net, u8 family)
 		.use_udp6_tx_checksums = false,
 		.use_udp6_rx_checksums = false,
 	};
-	/* Any nonzero encap_type makes UDP hand packets to encap_rcv. */
-	struct udp_tunnel_sock_cfg tnl_cfg = {
-		.encap_type = 1,
-		.encap_rcv = uet_udp_encap_rcv,
-	};
 	struct socket *sock;
 	int err;
 
@@ -226,7 +238,24 @@ static struct socket *uet_udp_sock_create(struct net *net, u8 family)
 					   err);
 		return ERR_PTR(err);
 	}
-	setup_udp_tunnel_sock(net, sock, &tnl_cfg);
+	/* Not an encapsulation socket: UDP cuts a GSO skb into its
+	 * segments before an encap_rcv hook (udp_unexpected_gso()), but
+	 * queues it whole to a socket that accepts SKB_GSO_UDP_L4. A train
+	 * from a peer on this host (veth, lo) then costs one pass through
+	 * UDP, our receive and the QP's engine, not one per packet.
+	 */
+	udp_set_bit(ACCEPT_L4, sock->sk);
+	/* And GRO may join a run of packets of one flow and size, as a
+	 * NIC's receive path brings them (a train the sender's stack or
+	 * NIC cut, or packets sent one by one), into such an skb: what
+	 * the UDP_GRO socket option sets. The encap switch makes GRO look
+	 * sockets up.
+	 */
+	udp_tunnel_encap_enable(sock->sk);
+	udp_set_bit(GRO_ENABLED, sock->sk);
+	write_lock_bh(&sock->sk->sk_callback_lock);
+	sock->sk->sk_data_ready = uet_udp_data_ready;
+	write_unlock_bh(&sock->sk->sk_callback_lock);
 	return sock;
 }
 

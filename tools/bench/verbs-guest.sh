@@ -442,7 +442,7 @@ profile() {
 		BEGIN {
 			n = split("uet_post_send uet_req_run uet_train_add uet_req_add_payload " \
 				"ip_finish_output2 veth_xmit ip_rcv " \
-				"uet_udp_encap_rcv uet_rcv uet_resp_rcv " \
+				"uet_udp_data_ready uet_rcv uet_resp_rcv " \
 				"uet_qp_send_ack uet_req_rcv_ack", want, " ")
 		}
 		$1 ~ /%$/ { c[$4] = $1 }

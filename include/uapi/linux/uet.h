@@ -87,7 +87,7 @@ enum uet_dev_attr {
 					 * get: every numeric parameter above
 					 * with its range; set: by name
 					 */
-	UET_A_DEV_RX_BACKLOG,		/* u32: received packets a QP queues at most */
+	UET_A_DEV_RX_BACKLOG,		/* u32: received skbs a QP queues at most */
 
 	__UET_A_DEV_MAX,
 	UET_A_DEV_MAX = __UET_A_DEV_MAX - 1
