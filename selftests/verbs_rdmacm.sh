@@ -193,13 +193,16 @@ socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(pkt, ("10.0.0.2", 4793))
 ' "$@"
 }
 
+# uet1_counter_is COUNTER VALUE: uet1's COUNTER is VALUE.
+uet1_counter_is() { [ "$(uet_counter uet1 "$1")" = "$2" ]; }
+
 # forged COUNTER ARGS...: forge(ARGS) makes COUNTER of uet1 go up by one.
 forged() {
 	local c=$1 before
 	shift
 	before=$(uet_counter uet1 "$c")
 	forge "$@" || return 1
-	wait_for 5 bash -c "[ \"\$(uet_counter uet1 $c)\" = $((before + 1)) ]"
+	wait_for 5 uet1_counter_is "$c" $((before + 1))
 }
 
 step "a datagram to QP1 with another Q_Key is dropped (drop_access)" \

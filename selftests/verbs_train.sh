@@ -5,9 +5,10 @@
 # from a to b over a veth at MTU 1500 (47 packets each) leave uet0 as GSO
 # skbs of at most train_pkts packets, and arrive as the same packets, every
 # byte verified; uet1 takes each train whole from UDP, and packets sent
-# one by one as trains that GRO joined. With train_pkts 1 every packet is an skb of its own, and so
-# with lb spray, which picks an entropy value per packet unless
-# flowlet_pkts lets it keep one for several (a train shares one).
+# one by one as trains that GRO joined. With train_pkts 1 every packet is
+# an skb of its own, and so with lb spray, which picks an entropy value
+# per packet unless flowlet_pkts lets it keep one for several (a train
+# shares one).
 . "$(dirname "$0")/lib.sh"
 
 BYTES=8M
@@ -17,22 +18,29 @@ slow_kernel_rto a:uet0 b:uet1
 T=$(mktemp -d)
 on_exit "rm -rf $T"
 
+# train_counters: uet0's tx_packets and tx_skbs, uet1's rx_packets and
+# rx_skbs, a line each.
+train_counters() {
+	local c
+	for c in uet0:tx_packets uet0:tx_skbs uet1:rx_packets uet1:rx_skbs; do
+		uet_counter "${c%:*}" "${c#*:}"
+	done
+}
+
 # train_case NAME PARAM VALUE...: WRITEs with those device parameters;
 # "$T/NAME" gets uet0's "packets skbs" sent and uet1's received.
 train_case() {
-	local name=$1 c v0=() v1=()
+	local name=$1 i v0 v1 d=()
 	shift
 	in_ns a "$UET" dev set uet0 "$@" || return 1
-	for c in uet0:tx_packets uet0:tx_skbs uet1:rx_packets uet1:rx_skbs; do
-		v0+=("$(uet_counter "${c%:*}" "${c#*:}")")
-	done
+	mapfile -t v0 < <(train_counters)
 	uet_verify b uet1 a uet0 10.0.0.2 "$T/$name.out" -o write -b "$BYTES" || return 1
-	for c in uet0:tx_packets uet0:tx_skbs uet1:rx_packets uet1:rx_skbs; do
-		v1+=("$(uet_counter "${c%:*}" "${c#*:}")")
+	mapfile -t v1 < <(train_counters)
+	for i in 0 1 2 3; do
+		d+=($((v1[i] - v0[i])))
 	done
-	echo "$((v1[0] - v0[0])) $((v1[1] - v0[1])) $((v1[2] - v0[2])) $((v1[3] - v0[3]))" >"$T/$name"
-	echo "# $*: uet0 sent $((v1[0] - v0[0])) packets in $((v1[1] - v0[1])) skbs," \
-		"uet1 received $((v1[2] - v0[2])) in $((v1[3] - v0[3]))"
+	echo "${d[*]}" >"$T/$name"
+	echo "# $*: uet0 sent ${d[0]} packets in ${d[1]} skbs, uet1 received ${d[2]} in ${d[3]}"
 }
 
 # per_skb NAME [rx]: packets per skb uet0 sent (uet1 received) in case

@@ -39,6 +39,7 @@ void uet_rcv(struct uet_dev *udev, struct sk_buff *skb, bool run)
 	unsigned int need;
 	struct uet_qp *qp;
 	bool train;
+	u32 seg;
 	int type;
 	u16 dpdcid;
 
@@ -48,14 +49,11 @@ void uet_rcv(struct uet_dev *udev, struct sk_buff *skb, bool run)
 	 * stands for all of them here; the pass checks each on its own.
 	 */
 	train = skb_is_gso(skb);
-	if (train) {
-		if (uet_train_rx_seg(skb) < UET_DATA_HDR_LEN)
-			goto malformed;
-		uet_count(udev, UET_CNT_RX_PKTS,
-			  DIV_ROUND_UP(skb->len, uet_train_rx_seg(skb)));
-	} else {
-		uet_inc(udev, UET_CNT_RX_PKTS);
-	}
+	seg = uet_train_rx_seg(skb);
+	if (train && seg < UET_DATA_HDR_LEN)
+		goto malformed;
+	uet_count(udev, UET_CNT_RX_PKTS,
+		  train ? DIV_ROUND_UP(skb->len, seg) : 1);
 
 	if (!pskb_may_pull(skb, sizeof(__be16)))
 		goto malformed;
