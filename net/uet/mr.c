@@ -9,7 +9,9 @@
  * chosen by the ULP at each registration.
  */
 #include <linux/highmem.h>
+#include <linux/net.h>
 #include <linux/random.h>
+#include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <rdma/ib_umem.h>
 
@@ -293,9 +295,12 @@ int uet_mr_check(struct uet_mr *mr, struct ib_pd *pd, int access, u64 iova,
 }
 
 /* Called on each virtually contiguous piece of an MR range: @va is where
- * byte @done of the range lives, @len bytes are contiguous there.
+ * byte @done of the range lives, @len bytes are contiguous there. For a
+ * user MR the piece lies in the pinned @page; for kernel memory (DMA and
+ * fast-reg MRs, whose addresses are kernel virtual ones) @page is NULL.
  */
-typedef int (*uet_mr_chunk_fn)(void *va, u32 done, u32 len, void *arg);
+typedef int (*uet_mr_chunk_fn)(struct page *page, void *va, u32 done,
+			       u32 len, void *arg);
 
 /* Fast-reg MRs: called under mr->lock. */
 static int __uet_mr_walk(struct uet_mr *mr, u64 iova, u32 length,
@@ -309,7 +314,7 @@ static int __uet_mr_walk(struct uet_mr *mr, u64 iova, u32 length,
 	if (!mr->valid || !uet_mr_in_bounds(mr, iova, length))
 		return -EFAULT;
 	if (mr->type == UET_MR_DMA)
-		return fn((void *)(uintptr_t)iova, 0, length, arg);
+		return fn(NULL, (void *)(uintptr_t)iova, 0, length, arg);
 
 	off = iova - mr->iova + mr->offset;
 	for (done = 0; done < length; done += len, off += len) {
@@ -321,11 +326,11 @@ static int __uet_mr_walk(struct uet_mr *mr, u64 iova, u32 length,
 		len = uet_mr_chunk_len(off, mr->page_shift, length - done);
 		if (mr->type == UET_MR_USER) {
 			va = kmap_local_page(mr->pages[idx]);
-			err = fn(va + pgoff, done, len, arg);
+			err = fn(mr->pages[idx], va + pgoff, done, len, arg);
 			kunmap_local(va);
 		} else {
 			va = (void *)(uintptr_t)(mr->fast_addrs[idx] + pgoff);
-			err = fn(va, done, len, arg);
+			err = fn(NULL, va, done, len, arg);
 		}
 		if (err)
 			return err;
@@ -355,7 +360,8 @@ struct uet_copy_arg {
 	enum uet_copy_dir dir;
 };
 
-static int uet_copy_chunk(void *va, u32 done, u32 len, void *arg)
+static int uet_copy_chunk(struct page *page, void *va, u32 done, u32 len,
+			  void *arg)
 {
 	struct uet_copy_arg *c = arg;
 
@@ -379,7 +385,8 @@ struct uet_skb_arg {
 	int offset;
 };
 
-static int uet_skb_chunk(void *va, u32 done, u32 len, void *arg)
+static int uet_skb_chunk(struct page *page, void *va, u32 done, u32 len,
+			 void *arg)
 {
 	struct uet_skb_arg *s = arg;
 
@@ -397,6 +404,101 @@ int uet_mr_copy_skb(struct uet_mr *mr, u64 iova, const struct sk_buff *skb,
 	return uet_mr_walk(mr, iova, length, uet_skb_chunk, &s);
 }
 
+/* Lending: a packet's payload taken by reference from the MR rather than
+ * copied (MSG_ZEROCOPY-style, with no notification: the requester keeps
+ * every packet of a WQE until the peer acknowledges it, and completes the
+ * WQE only then, so the consumer does not reuse the buffer while a packet
+ * may still be read). Each fragment holds a page reference, so a page
+ * stays allocated as long as a packet or a copy of it in a queue points
+ * at it, even if the MR is deregistered meanwhile.
+ */
+struct uet_lend_arg {
+	struct sk_buff *skb;
+	struct page_frag_cache *pfc;
+};
+
+/* Add len bytes at off in page to skb, joining the last fragment where
+ * they continue it (consecutive SGEs in one page).
+ */
+static int uet_lend_page(struct sk_buff *skb, struct page *page, u32 off,
+			 u32 len)
+{
+	struct skb_shared_info *si = skb_shinfo(skb);
+	int i = si->nr_frags;
+
+	if (i && skb_can_coalesce(skb, i, page, off)) {
+		skb_frag_size_add(&si->frags[i - 1], len);
+	} else {
+		if (i == MAX_SKB_FRAGS)
+			return -EMSGSIZE;
+		get_page(page);
+		skb_fill_page_desc(skb, i, page, off, len);
+	}
+	si->flags |= SKBFL_SHARED_FRAG;
+	skb->len += len;
+	skb->data_len += len;
+	skb->truesize += len;
+	return 0;
+}
+
+/* Kernel memory is lent only where the stack may hold a page reference
+ * (sendpage_ok(): not slab, not a page with no count of its own, as a
+ * tail of a non-compound allocation); the rest is copied into a
+ * fragment of the packet's own.
+ */
+static int uet_lend_kernel(struct uet_lend_arg *a, void *va, u32 len)
+{
+	struct page *page;
+	void *buf;
+
+	if (virt_addr_valid(va)) {
+		page = virt_to_page(va);
+		if (sendpage_ok(page))
+			return uet_lend_page(a->skb, page, offset_in_page(va),
+					     len);
+	}
+	if (skb_shinfo(a->skb)->nr_frags == MAX_SKB_FRAGS)
+		return -EMSGSIZE;
+	buf = page_frag_alloc(a->pfc, len, GFP_ATOMIC);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, va, len);
+	page = virt_to_head_page(buf);
+	skb_fill_page_desc(a->skb, skb_shinfo(a->skb)->nr_frags, page,
+			   buf - page_address(page), len);
+	a->skb->len += len;
+	a->skb->data_len += len;
+	a->skb->truesize += len;
+	return 0;
+}
+
+static int uet_lend_chunk(struct page *page, void *va, u32 done, u32 len,
+			  void *arg)
+{
+	struct uet_lend_arg *a = arg;
+	u32 n;
+	int err;
+
+	/* A user MR's piece lies within its one pinned page. */
+	if (page)
+		return uet_lend_page(a->skb, page, offset_in_page(va), len);
+	for (; len; len -= n, va += n) {
+		n = min_t(u32, len, PAGE_SIZE - offset_in_page(va));
+		err = uet_lend_kernel(a, va, n);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int uet_mr_lend(struct uet_mr *mr, u64 iova, u32 length, struct sk_buff *skb,
+		struct page_frag_cache *pfc)
+{
+	struct uet_lend_arg a = { .skb = skb, .pfc = pfc };
+
+	return uet_mr_walk(mr, iova, length, uet_lend_chunk, &a);
+}
+
 struct uet_atomic_arg {
 	bool cmp_swap;
 	u64 compare_add;
@@ -408,7 +510,8 @@ struct uet_atomic_arg {
  * atomic against our other atomics, as IB requires, and also against CPU
  * atomics of the MR's owner on the same word.
  */
-static int uet_atomic_chunk(void *va, u32 done, u32 len, void *arg)
+static int uet_atomic_chunk(struct page *page, void *va, u32 done, u32 len,
+			    void *arg)
 {
 	struct uet_atomic_arg *a = arg;
 	u64 *word = va;

@@ -161,13 +161,16 @@ static inline void uet_qp_timer_once(struct hrtimer *t, u64 ns)
 
 /* One side of a copy to or from an SGE list: flat memory buf, copied in
  * direction dir; or, with skb set, the packet's data from byte skb_off
- * on, copied into the list.
+ * on, copied into the list; or, with lend set, the list's pages appended
+ * to that packet's fragments (uet_mr_lend(), copies from pfc).
  */
 struct uet_sge_io {
 	void *buf;
 	enum uet_copy_dir dir;
 	const struct sk_buff *skb;
 	int skb_off;
+	struct sk_buff *lend;
+	struct page_frag_cache *pfc;
 };
 
 /* sge.c */

@@ -5,9 +5,11 @@
  * peer's READs and atomics from the same PSN space, and retires WQEs
  * into completions in order.
  *
- * A packet is built once and kept (payload in page fragments the
- * requester's cache carves up) until the peer acknowledges it; each
- * transmission sends a copy of its headers sharing the payload.
+ * A packet is built once and kept until the peer acknowledges it, its
+ * payload the pages of the MR it comes from, by reference (inline data
+ * and scattered payloads are copied into page fragments the requester's
+ * cache carves up); each transmission sends a copy of its headers
+ * sharing the payload.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -228,6 +230,16 @@ static int uet_req_fill_wqe(struct uet_qp *qp, void *arg, u32 done,
 	return uet_req_gather(qp, w, w->sent + done, buf, chunk);
 }
 
+static int uet_req_lend_wqe(struct uet_qp *qp, void *arg, struct sk_buff *skb,
+			    u32 len)
+{
+	struct uet_swqe *w = arg;
+	struct uet_sge_io io = { .lend = skb, .pfc = &qp->req->frag };
+
+	return uet_sge_copy(qp, w->wqe.dma.sge, w->wqe.dma.num_sge, w->sent,
+			    len, 0, &io);
+}
+
 /* A packet with room for its headers. */
 static struct sk_buff *uet_req_new_pkt(struct uet_qp *qp)
 {
@@ -239,33 +251,44 @@ static struct sk_buff *uet_req_new_pkt(struct uet_qp *qp)
 	return skb;
 }
 
-/* Fill skb with len bytes of payload, copied by fill() into fragments
- * of the requester's page cache (one page serves several packets, as
- * netdev_alloc_frag() does for receive buffers). A fragment is a page at
- * most: a larger one needs a high-order page a busy host may not have.
- * The first has UET_REQ_HDR_LEN bytes free in front of it, where a train
- * puts the packet's headers (train.h); a packet with fragments has them.
+/* Fill skb with len bytes of payload. lend() attaches them by page
+ * reference (uet_mr_lend()); where there is no lend() (inline data) or the
+ * payload is too scattered for one skb's fragments, fill() copies them
+ * into fragments of the requester's page cache (one page serves several
+ * packets, as netdev_alloc_frag() does for receive buffers). A copied
+ * fragment is a page at most: a larger one needs a high-order page a busy
+ * host may not have.
  */
 static int uet_req_add_payload(struct uet_qp *qp, struct sk_buff *skb,
 			       u32 len,
+			       int (*lend)(struct uet_qp *qp, void *arg,
+					   struct sk_buff *skb, u32 len),
 			       int (*fill)(struct uet_qp *qp, void *arg,
 					   u32 done, void *buf, u32 chunk),
 			       void *arg)
 {
-	u32 done = 0, chunk, room;
+	u32 done = 0, chunk;
 	struct page *page;
 	void *buf;
 	int err;
 
+	if (lend) {
+		err = lend(qp, arg, skb, len);
+		if (err != -EMSGSIZE)
+			return err;
+		skb->truesize -= skb->data_len;
+		err = pskb_trim(skb, skb_headlen(skb));
+		if (err)
+			return err;
+		skb_shinfo(skb)->flags &= ~SKBFL_SHARED_FRAG;
+	}
 	while (done < len) {
 		if (skb_shinfo(skb)->nr_frags == MAX_SKB_FRAGS)
 			return -EMSGSIZE;
-		room = done ? 0 : UET_REQ_HDR_LEN;
-		chunk = min_t(u32, len - done, PAGE_SIZE - room);
-		buf = page_frag_alloc(&qp->req->frag, room + chunk, GFP_ATOMIC);
+		chunk = min_t(u32, len - done, PAGE_SIZE);
+		buf = page_frag_alloc(&qp->req->frag, chunk, GFP_ATOMIC);
 		if (!buf)
 			return -ENOMEM;
-		buf += room;
 		page = virt_to_head_page(buf);
 		skb_fill_page_desc(skb, skb_shinfo(skb)->nr_frags, page,
 				   buf - page_address(page), chunk);
@@ -375,9 +398,9 @@ static void uet_req_train_flush(struct uet_qp *qp)
 	qp->req->clock_ns = ktime_get_ns();
 }
 
-/* Might the first transmission of pkt ride in a train: its headers have
- * room in front of its payload (uet_req_add_payload()), and trains are
- * on? Then the train it joins is open, and true.
+/* Might the first transmission of pkt ride in a train: it has payload
+ * fragments, and trains are on? Then the train it joins is open, and
+ * true.
  */
 static bool uet_req_train_open(struct uet_qp *qp, const struct sk_buff *pkt,
 			       u64 sent_ns)
@@ -390,14 +413,17 @@ static bool uet_req_train_open(struct uet_qp *qp, const struct sk_buff *pkt,
 
 	/* A local destination's packets fill a train alone: they go
 	 * straight to it (udp.c), not through IP and lo as a train would.
+	 * A packet in MAX_SKB_FRAGS fragments leaves no room for its
+	 * headers' fragment.
 	 */
-	if (!nr_frags || max_pkts < 2 || pkt->len > UET_TRAIN_MAX_BYTES)
+	if (!nr_frags || nr_frags == MAX_SKB_FRAGS || max_pkts < 2 ||
+	    pkt->len > UET_TRAIN_MAX_BYTES)
 		return false;
 	if (uet_train_fits(t, pkt->len, nr_frags, max_pkts))
 		return true;
 	uet_req_train_flush(qp);
-	/* An empty train takes it: it is within UET_TRAIN_MAX_BYTES, and a
-	 * kept packet has at most MAX_SKB_FRAGS fragments.
+	/* An empty train takes it: it is within UET_TRAIN_MAX_BYTES and
+	 * leaves a fragment for its headers.
 	 */
 	return !uet_train_start(t, UET_SKB_HEADROOM(qp->udev->ndev),
 				uet_lb_next(&qp->lb, sent_ns));
@@ -417,7 +443,10 @@ static int uet_req_xmit_psn(struct uet_qp *qp, u32 psn, bool retx,
 	u8 dscp = retx ? uet_param(qp->udev, dscp_retx) :
 			 uet_param(qp->udev, dscp_data);
 
-	train = !retx && uet_req_train_open(qp, pkt->cookie, pkt->sent_ns);
+	train = !retx && uet_req_train_open(qp, pkt->cookie, pkt->sent_ns) &&
+		!uet_train_add(&qp->req->train, pkt->cookie,
+			       ackreq ? UET_PDS_REQ_F_ACKREQ : 0,
+			       &qp->req->frag);
 	if (!train) {
 		/* What was built before it leaves before it: the peer sees
 		 * our packets in PSN order unless the network reorders them.
@@ -438,11 +467,8 @@ static int uet_req_xmit_psn(struct uet_qp *qp, u32 psn, bool retx,
 		uet_ev_sent(qp->peer->evt, pkt->ev);
 	if (qp->cc.ops->on_send)
 		qp->cc.ops->on_send(&qp->cc, pkt->sent_ns, pkt->bytes, retx);
-	if (train) {
-		uet_train_add(&qp->req->train, pkt->cookie, UET_REQ_HDR_LEN,
-			      ackreq ? UET_PDS_REQ_F_ACKREQ : 0);
+	if (train)
 		return 0;
-	}
 	if (ackreq)
 		skb->data[1] |= UET_PDS_REQ_F_ACKREQ;
 	if (retx) {
@@ -502,6 +528,14 @@ static int uet_req_fill_read(struct uet_qp *qp, void *arg, u32 done,
 	return uet_mr_copy(src->mr, src->iova + done, buf, chunk, UET_COPY_FROM_MR);
 }
 
+static int uet_req_lend_read(struct uet_qp *qp, void *arg, struct sk_buff *skb,
+			     u32 len)
+{
+	struct uet_req_read_src *src = arg;
+
+	return uet_mr_lend(src->mr, src->iova, len, skb, &qp->req->frag);
+}
+
 /* One packet of a response we owe the peer. */
 static int uet_req_job_pkt(struct uet_qp *qp, struct uet_rjob *job)
 {
@@ -534,6 +568,7 @@ static int uet_req_job_pkt(struct uet_qp *qp, struct uet_rjob *job)
 					    len) : -EACCES;
 		if (!err)
 			err = uet_req_add_payload(qp, skb, len,
+						  uet_req_lend_read,
 						  uet_req_fill_read, &src);
 		if (src.mr)
 			uet_mr_put(src.mr);
@@ -587,7 +622,10 @@ static int uet_req_wqe_pkt(struct uet_qp *qp, struct uet_swqe *w)
 		put_unaligned_be64(wqe->wr.wr.atomic.swap, p + 8);
 		vh.pay_len = UET_ATOMIC_REQ_LEN;
 	} else if (len) {
-		err = uet_req_add_payload(qp, skb, len, uet_req_fill_wqe, w);
+		err = uet_req_add_payload(qp, skb, len,
+					  uet_req_is_inline(w) ? NULL :
+					  uet_req_lend_wqe,
+					  uet_req_fill_wqe, w);
 		if (err) {
 			kfree_skb(skb);
 			if (err != -ENOMEM)

@@ -10,7 +10,8 @@
 #include "qp.h"
 
 /**
- * uet_sge_copy() - copy between an SGE list and a buffer or a packet
+ * uet_sge_copy() - copy between an SGE list and a buffer or a packet, or
+ * lend the list's pages to a packet
  * @qp: the QP whose PD the regions must belong to
  * @sge: the list
  * @num_sge: its entries
@@ -19,8 +20,9 @@
  * @access: what each region must allow (IB_ACCESS_*; 0 to read)
  * @io: the other side
  *
- * Return: 0; -EACCES for an unknown lkey, the region check's errno, or
- * -EINVAL if the list holds fewer than @offset + @len bytes.
+ * Return: 0; -EACCES for an unknown lkey, the region check's errno,
+ * -EINVAL if the list holds fewer than @offset + @len bytes, or what
+ * uet_mr_lend() returns.
  */
 int uet_sge_copy(struct uet_qp *qp, const struct rxe_sge *sge, u32 num_sge,
 		 u32 offset, u32 len, int access, const struct uet_sge_io *io)
@@ -41,7 +43,9 @@ int uet_sge_copy(struct uet_qp *qp, const struct rxe_sge *sge, u32 num_sge,
 		if (!mr)
 			return -EACCES;
 		err = uet_mr_check(mr, qp->ibqp.pd, access, iova, chunk);
-		if (!err && io->skb)
+		if (!err && io->lend)
+			err = uet_mr_lend(mr, iova, chunk, io->lend, io->pfc);
+		else if (!err && io->skb)
 			err = uet_mr_copy_skb(mr, iova, io->skb,
 					      io->skb_off + done, chunk);
 		else if (!err)

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Building trains (train.h). Each packet's headers and the start of its
- * payload share one fragment, so a packet of up to a page is a single
- * fragment and a train of MTU 1500 packets is up to MAX_SKB_FRAGS of
- * them. The GSO fields follow what UDP GSO from a socket sets
+ * Building trains (train.h). A train has no linear data: each packet is
+ * a fragment with its headers followed by its payload's fragments (the
+ * pages lent from the MR, or the copy), so a packet whose payload lies
+ * in one page takes two of the train's MAX_SKB_FRAGS fragments. The GSO
+ * fields follow what UDP GSO from a socket sets
  * (udp_send_skb(): gso_size, SKB_GSO_UDP_L4, gso_segs); the checksum is
  * left partial at the UDP header, as segmentation requires, by udp.c.
  */
 #include <kunit/visibility.h>
 #include <linux/export.h>
+#include <linux/gfp.h>
 #include <linux/mm.h>
 #include <linux/skbuff.h>
 
@@ -17,12 +19,13 @@
 bool uet_train_fits(const struct uet_train *t, u32 len, u32 nr_frags,
 		    u32 max_pkts)
 {
+	/* One more fragment: the packet's headers. */
 	if (!t->skb || !t->npkts)
 		return t->skb && len <= UET_TRAIN_MAX_BYTES &&
-		       nr_frags <= MAX_SKB_FRAGS;
+		       nr_frags + 1 <= MAX_SKB_FRAGS;
 	return t->npkts < max_pkts && t->last_len == t->pkt_len &&
 	       len <= t->pkt_len && t->skb->len + len <= UET_TRAIN_MAX_BYTES &&
-	       skb_shinfo(t->skb)->nr_frags + nr_frags <= MAX_SKB_FRAGS;
+	       skb_shinfo(t->skb)->nr_frags + nr_frags + 1 <= MAX_SKB_FRAGS;
 }
 EXPORT_SYMBOL_IF_KUNIT(uet_train_fits);
 
@@ -44,35 +47,39 @@ int uet_train_start(struct uet_train *t, unsigned int headroom, u16 ev)
 }
 EXPORT_SYMBOL_IF_KUNIT(uet_train_start);
 
-void uet_train_add(struct uet_train *t, const struct sk_buff *pkt,
-		   u32 hdr_len, u8 flags)
+int uet_train_add(struct uet_train *t, const struct sk_buff *pkt, u8 flags,
+		  struct page_frag_cache *pfc)
 {
 	const struct skb_shared_info *si = skb_shinfo(pkt);
+	u32 i, hdr_len = skb_headlen(pkt), len = pkt->len;
 	struct sk_buff *skb = t->skb;
-	u32 i, len = pkt->len;
+	struct page *page;
+	u8 *hdr;
 
+	hdr = page_frag_alloc(pfc, hdr_len, GFP_ATOMIC);
+	if (!hdr)
+		return -ENOMEM;
+	memcpy(hdr, pkt->data, hdr_len);
+	hdr[1] |= flags;
+	page = virt_to_head_page(hdr);
+	skb_fill_page_desc(skb, skb_shinfo(skb)->nr_frags, page,
+			   hdr - (u8 *)page_address(page), hdr_len);
 	for (i = 0; i < si->nr_frags; i++) {
 		const skb_frag_t *f = &si->frags[i];
-		u32 off = skb_frag_off(f), size = skb_frag_size(f);
 
-		if (!i) {
-			u8 *hdr = skb_frag_address(f) - hdr_len;
-
-			memcpy(hdr, pkt->data, hdr_len);
-			hdr[1] |= flags;
-			off -= hdr_len;
-			size += hdr_len;
-		}
 		get_page(skb_frag_page(f));
 		skb_fill_page_desc(skb, skb_shinfo(skb)->nr_frags,
-				   skb_frag_page(f), off, size);
+				   skb_frag_page(f), skb_frag_off(f),
+				   skb_frag_size(f));
 	}
+	skb_shinfo(skb)->flags |= si->flags & SKBFL_SHARED_FRAG;
 	skb->len += len;
 	skb->data_len += len;
 	skb->truesize += len;
 	if (!t->npkts++)
 		t->pkt_len = len;
 	t->last_len = len;
+	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(uet_train_add);
 
@@ -82,12 +89,16 @@ struct sk_buff *uet_train_finish(struct uet_train *t)
 
 	if (!skb)
 		return NULL;
+	t->skb = NULL;
+	if (!t->npkts) {
+		kfree_skb(skb);
+		return NULL;
+	}
 	if (t->npkts > 1) {
 		skb_shinfo(skb)->gso_size = t->pkt_len;
 		skb_shinfo(skb)->gso_type = SKB_GSO_UDP_L4;
 		skb_shinfo(skb)->gso_segs = t->npkts;
 	}
-	t->skb = NULL;
 	t->npkts = 0;
 	return skb;
 }

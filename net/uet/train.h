@@ -30,10 +30,10 @@ struct uet_train {
 	u16 ev;			/* the entropy value all of them carry */
 };
 
-/* May a packet of len bytes in nr_frags fragments join t, which may
- * carry at most max_pkts? Segmentation cuts a train into gso_size pieces:
- * every packet but the last must be as long as the first, and none
- * longer.
+/* May a packet of len bytes, its payload in nr_frags fragments, join t,
+ * which may carry at most max_pkts? Segmentation cuts a train into
+ * gso_size pieces: every packet but the last must be as long as the
+ * first, and none longer.
  */
 bool uet_train_fits(const struct uet_train *t, u32 len, u32 nr_frags,
 		    u32 max_pkts);
@@ -43,17 +43,17 @@ bool uet_train_fits(const struct uet_train *t, u32 len, u32 nr_frags,
  */
 int uet_train_start(struct uet_train *t, unsigned int headroom, u16 ev);
 
-/* Append a kept packet: hdr_len bytes of headers in its linear part and
- * its payload in fragments, the first of which has hdr_len bytes free in
- * front of it (req.c builds it so). The headers go there, flags ORed
- * into their second byte; the train takes page references, the packet
- * stays as it is. The caller checked uet_train_fits().
+/* Append a kept packet: its headers (its linear part) copied into a
+ * fragment from pfc with flags ORed into their second byte, then its
+ * payload's fragments, by page reference; the packet stays as it is. The
+ * caller checked uet_train_fits(). -ENOMEM, the train unchanged.
  */
-void uet_train_add(struct uet_train *t, const struct sk_buff *pkt,
-		   u32 hdr_len, u8 flags);
+int uet_train_add(struct uet_train *t, const struct sk_buff *pkt, u8 flags,
+		  struct page_frag_cache *pfc);
 
 /* The train built, ready for IP (GSO fields set when it carries more
- * than one packet); t is empty again. NULL if none was started.
+ * than one packet); t is empty again. NULL if none was started or it has
+ * no packet.
  */
 struct sk_buff *uet_train_finish(struct uet_train *t);
 

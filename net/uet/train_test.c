@@ -13,7 +13,7 @@
 #define HDR	44
 
 /* A kept packet as req.c builds it: headers in the linear part, payload
- * in one page fragment with HDR bytes free in front of it.
+ * in one page fragment (a page lent from an MR, or a copy).
  */
 static struct sk_buff *train_test_pkt(struct kunit *test, u32 psn, u32 len)
 {
@@ -24,7 +24,7 @@ static struct sk_buff *train_test_pkt(struct kunit *test, u32 psn, u32 len)
 
 	KUNIT_ASSERT_NOT_NULL(test, page);
 	KUNIT_ASSERT_NOT_NULL(test, skb);
-	KUNIT_ASSERT_LE(test, HDR + len, (u32)PAGE_SIZE);
+	KUNIT_ASSERT_LE(test, len, (u32)PAGE_SIZE);
 	hdr = skb_put(skb, HDR);
 	memset(hdr, 0, HDR);
 	hdr[0] = 0x5a;
@@ -32,14 +32,22 @@ static struct sk_buff *train_test_pkt(struct kunit *test, u32 psn, u32 len)
 	hdr[5] = psn >> 16;
 	hdr[6] = psn >> 8;
 	hdr[7] = psn;
-	pay = page_address(page) + HDR;
+	pay = page_address(page);
 	for (i = 0; i < len; i++)
 		pay[i] = psn + i;
-	skb_fill_page_desc(skb, 0, page, HDR, len);
+	skb_fill_page_desc(skb, 0, page, 0, len);
 	skb->len += len;
 	skb->data_len += len;
 	skb->truesize += len;
+	skb_shinfo(skb)->flags |= SKBFL_SHARED_FRAG;
 	return skb;
+}
+
+static void train_test_drain(struct page_frag_cache *pfc)
+{
+	if (pfc->va)
+		__page_frag_cache_drain(virt_to_head_page(pfc->va),
+					pfc->pagecnt_bias);
 }
 
 static void uet_train_fits_test(struct kunit *test)
@@ -51,20 +59,23 @@ static void uet_train_fits_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, uet_train_start(&t, 64, 7), 0);
 	KUNIT_EXPECT_TRUE(test, uet_train_fits(&t, 1400, 1, 16));
 	KUNIT_EXPECT_FALSE(test, uet_train_fits(&t, UET_TRAIN_MAX_BYTES + 1, 1, 16));
-	KUNIT_EXPECT_FALSE(test, uet_train_fits(&t, 1000, MAX_SKB_FRAGS + 1, 16));
+	/* Every packet takes a fragment for its headers besides its own. */
+	KUNIT_EXPECT_TRUE(test, uet_train_fits(&t, 1000, MAX_SKB_FRAGS - 1, 16));
+	KUNIT_EXPECT_FALSE(test, uet_train_fits(&t, 1000, MAX_SKB_FRAGS, 16));
 	/* Pretend two packets of 1400 bytes were added. */
 	t.npkts = 2;
 	t.pkt_len = 1400;
 	t.last_len = 1400;
 	t.skb->len = 2800;
-	skb_shinfo(t.skb)->nr_frags = 2;
+	skb_shinfo(t.skb)->nr_frags = 4;
 	KUNIT_EXPECT_TRUE(test, uet_train_fits(&t, 1400, 1, 16));
 	/* A shorter packet may end the train... */
 	KUNIT_EXPECT_TRUE(test, uet_train_fits(&t, 100, 1, 16));
 	/* ... a longer one would be cut at gso_size. */
 	KUNIT_EXPECT_FALSE(test, uet_train_fits(&t, 1401, 1, 16));
 	KUNIT_EXPECT_FALSE(test, uet_train_fits(&t, 1400, 1, 2));
-	KUNIT_EXPECT_FALSE(test, uet_train_fits(&t, 1400, MAX_SKB_FRAGS - 1, 16));
+	KUNIT_EXPECT_TRUE(test, uet_train_fits(&t, 1400, MAX_SKB_FRAGS - 5, 16));
+	KUNIT_EXPECT_FALSE(test, uet_train_fits(&t, 1400, MAX_SKB_FRAGS - 4, 16));
 	/* After a short packet nothing more: it is the train's last. */
 	t.last_len = 100;
 	KUNIT_EXPECT_FALSE(test, uet_train_fits(&t, 100, 1, 16));
@@ -78,6 +89,7 @@ static void uet_train_build_test(struct kunit *test)
 {
 	static const u32 lens[] = { 1000, 1000, 1000, 300 };
 	struct sk_buff *pkts[ARRAY_SIZE(lens)], *skb;
+	struct page_frag_cache pfc = {};
 	struct uet_train t = {};
 	u8 *buf;
 	u32 i, j, off = 0;
@@ -87,8 +99,9 @@ static void uet_train_build_test(struct kunit *test)
 		pkts[i] = train_test_pkt(test, 100 + i, lens[i]);
 		KUNIT_ASSERT_TRUE(test, uet_train_fits(&t, pkts[i]->len, 1, 16));
 		/* Only the last asks for an ACK. */
-		uet_train_add(&t, pkts[i], HDR,
-			      i == ARRAY_SIZE(lens) - 1 ? 0x04 : 0);
+		KUNIT_ASSERT_EQ(test, uet_train_add(&t, pkts[i],
+						    i == ARRAY_SIZE(lens) - 1 ?
+						    0x04 : 0, &pfc), 0);
 	}
 	KUNIT_EXPECT_EQ(test, t.ev, 9);
 	skb = uet_train_finish(&t);
@@ -97,7 +110,10 @@ static void uet_train_build_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, skb_headroom(skb), 64);
 	KUNIT_EXPECT_EQ(test, skb_headlen(skb), 0);
 	KUNIT_EXPECT_EQ(test, skb->len, 3 * (HDR + 1000) + HDR + 300);
-	KUNIT_EXPECT_EQ(test, skb_shinfo(skb)->nr_frags, 4);
+	/* Each packet: its headers' fragment and its payload's. */
+	KUNIT_EXPECT_EQ(test, skb_shinfo(skb)->nr_frags, 8);
+	/* Lent pages stay marked as such: nothing writes into them. */
+	KUNIT_EXPECT_TRUE(test, skb_has_shared_frag(skb));
 	KUNIT_EXPECT_TRUE(test, skb_is_gso(skb));
 	KUNIT_EXPECT_EQ(test, skb_shinfo(skb)->gso_size, HDR + 1000);
 	KUNIT_EXPECT_EQ(test, skb_shinfo(skb)->gso_segs, 4);
@@ -134,16 +150,22 @@ static void uet_train_build_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, skb_copy_bits(skb, HDR, buf, 1000), 0);
 	KUNIT_EXPECT_EQ(test, buf[0], 100);
 	kfree_skb(skb);
+	train_test_drain(&pfc);
 }
 
 /* One packet is no train: no GSO fields, and it is one packet received. */
 static void uet_train_single_test(struct kunit *test)
 {
 	struct sk_buff *pkt = train_test_pkt(test, 5, 200), *skb;
+	struct page_frag_cache pfc = {};
 	struct uet_train t = {};
 
+	/* A train started and left empty is none. */
 	KUNIT_ASSERT_EQ(test, uet_train_start(&t, 64, 1), 0);
-	uet_train_add(&t, pkt, HDR, 0);
+	KUNIT_EXPECT_NULL(test, uet_train_finish(&t));
+	KUNIT_EXPECT_NULL(test, t.skb);
+	KUNIT_ASSERT_EQ(test, uet_train_start(&t, 64, 1), 0);
+	KUNIT_ASSERT_EQ(test, uet_train_add(&t, pkt, 0, &pfc), 0);
 	skb = uet_train_finish(&t);
 	KUNIT_ASSERT_NOT_NULL(test, skb);
 	KUNIT_EXPECT_FALSE(test, skb_is_gso(skb));
@@ -152,6 +174,7 @@ static void uet_train_single_test(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, uet_train_finish(&t));
 	kfree_skb(pkt);
 	kfree_skb(skb);
+	train_test_drain(&pfc);
 }
 
 static struct kunit_case uet_train_cases[] = {

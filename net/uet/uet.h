@@ -347,6 +347,12 @@ int uet_mr_copy(struct uet_mr *mr, u64 iova, void *buf, u32 length,
 		enum uet_copy_dir dir);
 int uet_mr_copy_skb(struct uet_mr *mr, u64 iova, const struct sk_buff *skb,
 		    int offset, u32 length);
+/* Append [iova, iova + length) of mr to skb's fragments by page reference
+ * (kernel memory that may not be lent is copied into fragments from pfc).
+ * -EMSGSIZE when the fragments run out, -EFAULT out of bounds, -ENOMEM.
+ */
+int uet_mr_lend(struct uet_mr *mr, u64 iova, u32 length, struct sk_buff *skb,
+		struct page_frag_cache *pfc);
 int uet_mr_atomic(struct uet_mr *mr, u64 iova, bool cmp_swap, u64 compare_add,
 		  u64 swap, u64 *orig);
 int uet_mr_fast_reg(struct uet_dev *udev, struct ib_pd *pd,
