@@ -14,6 +14,10 @@ trap poweroff_now EXIT
 . /mnt/env
 
 mount -t tmpfs run /run
+if [ -n "${UET_VM_SHARED:-}" ]; then
+	mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 shared /mnt/shared ||
+		exit 1
+fi
 # A writable /tmp that still shows the host's directories there (a clone or
 # a cache may live in /tmp): the host's entries are bound back, read-only.
 mkdir /run/hosttmp
