@@ -7,20 +7,26 @@
 # make deps     install build and test dependencies (apt), unpack the stock kernel
 # make install  modules, tools, man pages, modprobe.d snippet; DESTDIR, PREFIX
 # make uninstall   removes what make install put there
+# make deb      the uet-dkms and uet-tools .debs, into DEB_DIR
 #
 # KDIR=<tree> builds the modules against another kernel tree (on a real
 # host: KDIR=/lib/modules/$(uname -r)/build); make install puts them under
 # the kernel release of that tree.
 
+VERSION := 0.1.0
+
 UET_CACHE ?= $(HOME)/.cache/uet
 export UET_CACHE
 
+# make deb needs no kernel: it packs sources and the tools.
 ifeq ($(KDIR),)
+ifneq ($(filter-out deb,$(or $(MAKECMDGOALS),all)),)
 STOCK_ABI := $(shell tools/testing/deps.sh | tail -n1)
 ifeq ($(STOCK_ABI),)
 $(error tools/testing/deps.sh failed: see its messages above)
 endif
 KDIR := /usr/src/linux-headers-$(STOCK_ABI)
+endif
 endif
 
 # W=1 only reaches our files in an out-of-tree build.
@@ -40,6 +46,7 @@ MAN8 := $(wildcard Documentation/man/*.8)
 MAN1 := $(wildcard Documentation/man/*.1)
 KOS := net/uet/rdma_uet.ko net/sched/sch_uet.ko
 DEPMOD = depmod $(if $(DESTDIR),-b $(DESTDIR)) $(KVER)
+DEB_DIR ?= $(CURDIR)/build/deb
 
 all: modules tools
 
@@ -81,9 +88,13 @@ ifneq ($(DESTDIR),)
 		$(TC_LIB_DIR)); do [ ! -d $$d ] || rmdir -p --ignore-fail-on-non-empty $$d; done
 endif
 
+deb: tools
+	tools/packaging/mkdeb.sh $(VERSION) $(DEB_DIR)
+
 clean:
 	$(MAKE) $(KBUILD_ARGS) clean
 	$(MAKE) -C tools clean
+	rm -rf build
 
 deps:
 	@tools/testing/deps.sh >/dev/null
@@ -98,4 +109,4 @@ SOAK_SECS ?= 600
 soak: all
 	UET_SOAK_SECS=$(SOAK_SECS) tools/testing/soak.sh
 
-.PHONY: all modules tools install uninstall clean deps check demo soak
+.PHONY: all modules tools install uninstall deb clean deps check demo soak
