@@ -663,3 +663,7 @@ module_exit(uet_sched_exit);
 MODULE_DESCRIPTION("UET switch port: line rate, ECN at dequeue, trimming");
 MODULE_LICENSE("GPL");
 MODULE_ALIAS("sch_uet");
+/* tc autoloads by "sch_" KIND up to Linux 6.8, by "net-sch-" KIND from 6.9
+ * (MODULE_ALIAS_NET_SCH, which 6.1 lacks).
+ */
+MODULE_ALIAS("net-sch-uet");
