@@ -1,0 +1,192 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The Wireshark dissector (tools/wireshark/uet.lua) against uet's own
+# counters: RDMA WRITEs from a to b through a sch_uet port that trims (as in
+# verbs_trim), with every 40th first transmission dropped on arrival at b,
+# captured by tcpdump at b and decoded by tshark. What the decode counts
+# (data packets, retransmissions, trimmed packets, NACK TRIMMED, ACK_CCX)
+# must be what the devices counted, and every PSN an ACK's SACK bitmap
+# acknowledges (as the dissector expands it) must have arrived whole before.
+#
+# Where: on veth1, in b. uet0 sends trains (GSO skbs); sch_uet on veth0
+# cuts them into packets, so what crosses the cable, and what tcpdump sees
+# at b, is one uet packet per datagram (veth1 has no GRO, which could join
+# them again: a joined datagram would break the exact counts below). b's
+# own ACKs and NACKs go out one per skb. The loss is an ingress filter of
+# b's, which acts after packet sockets took their copy: the capture sees
+# what the port sent, b's device what the filter let through.
+. "$(dirname "$0")/lib.sh"
+
+LUA=$UET_SELFTESTS/../tools/wireshark/uet.lua
+# The port as verbs_trim sets it up (the bursts of 32K WRITEs overflow a
+# 16 KiB buffer drained at 50 Mbit/s, the tail of each is trimmed), and
+# DSCP 26 (first transmissions; ECN bits aside) dropped one in DROP_EVERY.
+RATE=50mbit LIMIT=16384 MSG=32K BYTES=512K TRIM_DSCP=30 DROP_EVERY=40
+command -v tshark >/dev/null || skip "no tshark (Debian package tshark)"
+command -v tcpdump >/dev/null || skip "no tcpdump (Debian package tcpdump)"
+stock_kernel || skip "the debug kernel cannot fill the port"
+modprobe -a sch_ingress cls_u32 act_gact || skip "no sch_ingress, cls_u32 or act_gact"
+sch_uet_load
+uet_pair
+T=$(mktemp -d)
+on_exit "rm -rf $T"
+
+# tshark_run ARGS...: tshark with the dissector, away from any user's
+# Wireshark profile; its "running as root" warning dropped.
+tshark_run() {
+	HOME=$T tshark -n -X "lua_script:$LUA" "$@" 2>"$T/tshark.err"
+}
+
+step "tc qdisc add dev veth0 root uet rate $RATE limit $LIMIT trim on" \
+	in_ns a tc qdisc add dev veth0 root uet rate $RATE limit $LIMIT trim on \
+	trim_size 128 trim_dscp $TRIM_DSCP
+step "drop every ${DROP_EVERY}th first transmission arriving at b" \
+	in_ns b bash -c "tc qdisc add dev veth1 ingress &&
+		tc filter add dev veth1 ingress protocol ip prio 1 u32 \
+			match ip tos 0x68 0xfc action gact ok random determ drop $DROP_EVERY"
+
+# 160 bytes a frame hold every header (Ethernet 14, IPv4 20, UDP 8, PDS
+# 12 to 40, verbs 36); pcap keeps each frame's length on the wire, from
+# which the dissector tells a trimmed packet. -Z root: tcpdump writes
+# into $T as root, not as the user it would drop to.
+log "setup: $SECONDS s"
+ip netns exec "$(ns_name b)" tcpdump -i veth1 -n -s 160 -B 65536 -Z root \
+	-w "$T/uet.pcap" udp port 4793 2>"$T/tcpdump.log" &
+cap=$!
+on_exit "kill $cap"
+step "tcpdump listens on veth1" wait_for 30 grep -q 'listening on' "$T/tcpdump.log"
+
+for d in uet0 uet1; do uet_counters $d >"$T/$d.before"; done
+log "capture started: $SECONDS s"
+step "$BYTES of RDMA WRITE through the port: every byte verified" \
+	uet_verify b uet1 a uet0 10.0.0.2 "$T/verify" -o write -s $MSG -t 1 -b $BYTES -T 300
+for d in uet0 uet1; do uet_counters $d >"$T/$d.after"; done
+# The last ACKs left b before uet-verify's exit (its sender waited for
+# them): they are in tcpdump's socket buffer, which SIGINT drains.
+log "transfer done: $SECONDS s"
+kill -INT "$cap"
+wait "$cap"
+log "tcpdump: $(grep packets "$T/tcpdump.log" | paste -sd,)"
+
+# M[DEV.NAME]: how much a counter of DEV moved during the transfer (in
+# the shell: the emulated VM pays 0.1 s for each program it starts).
+declare -A M
+for d in uet0 uet1; do
+	while read -r c v; do M[$d.$c]=$((-v)); done <"$T/$d.before"
+	while read -r c v; do M[$d.$c]=$((M[$d.$c] + v)); done <"$T/$d.after"
+done
+# What the port dropped of uet's packets: all its drops but those of
+# packets it cannot trim (not UDP: uet-verify's TCP connection).
+read -r qtrimmed qdrops < <(in_ns a tc -s -j qdisc show dev veth0 | python3 -c '
+import json, sys
+q = [q for q in json.load(sys.stdin) if q["kind"] == "uet"][0]
+print(q["trimmed"], q["drops"] - q["drop_notrim"])')
+log "qdisc: trimmed $qtrimmed, dropped $qdrops of uet's packets"
+fdrops=$(in_ns b tc -s filter show dev veth1 ingress |
+	sed -n 's/.*(dropped \([0-9]*\),.*/\1/p' | head -n1)
+log "ingress filter at b: ${fdrops:=0} dropped"
+for c in tx_packets acks_sent nacks_sent cnps_sent probes_sent retransmits \
+	retransmits_sack retransmits_nack retransmits_rto; do
+	log "uet0 $c: ${M[uet0.$c]}"
+done
+for c in rx_packets trimmed_received nacks_sent acks_sent probes_answered; do
+	log "uet1 $c: ${M[uet1.$c]}"
+done
+# UET_WIRESHARK_PCAP=FILE keeps the capture (in the VM, under /mnt) for
+# a look at it elsewhere.
+[ -z "${UET_WIRESHARK_PCAP:-}" ] || cp "$T/uet.pcap" "$UET_WIRESHARK_PCAP"
+step "tcpdump lost nothing" grep -q '^0 packets dropped by kernel' "$T/tcpdump.log"
+
+start=$SECONDS
+tshark_run -r "$T/uet.pcap" -T fields -E separator=/t -E occurrence=a \
+	-E aggregator=, -e frame.number -e ip.src -e uet.pds.type \
+	-e uet.pds.flags -e uet.pds.psn -e uet.verbs.trimmed -e uet.pds.ctl_type \
+	-e uet.pds.nack.code -e uet.pds.cack_psn -e uet.pds.ack.sack_psn \
+	>"$T/decoded" || fail "tshark: $(cat "$T/tshark.err")"
+log "tshark decoded $(wc -l <"$T/decoded") frames in $((SECONDS - start)) s"
+
+# What the decode shows, "kind number" a line: a's packets (but probes
+# and their answers, which tx_packets does not count), data packets,
+# retransmissions, trimmed packets, NACKs, ACK_CCX, ACKs with a SACK bitmap,
+# and PSNs a bitmap acknowledged that had not arrived whole.
+python3 - "$T/decoded" >"$T/counts" <<'PY' || fail "decoding: $(cat "$T/counts")"
+import sys
+
+A, B = "10.0.0.1", "10.0.0.2"
+n = {k: 0 for k in ("undecoded", "a_pkts", "a_probes", "data", "retx",
+                    "trimmed", "nack", "nack_trimmed", "ack_ccx",
+                    "ack_sack", "sack_psns", "sack_unseen")}
+whole = set()   # PSNs that arrived whole so far, in capture order
+unseen = []
+for line in open(sys.argv[1]):
+    frame, src, types, flags, psns, trimmed, ctl, code, cack, sack = \
+        (line.rstrip("\n").split("\t") + [""] * 10)[:10]
+    if not types:
+        n["undecoded"] += 1
+        continue
+    types = [int(t) for t in types.split(",")]
+    flags = [int(x, 16) for x in flags.split(",")]
+    if src == A:
+        # A probe is CONTROL type 6, its answer a plain ACK.
+        probe = types[0] == 7 or (types[0] == 11 and ctl == "6")
+        n["a_probes" if probe else "a_pkts"] += len(types)
+    for i, t in enumerate(types):
+        if t == 2 and src == A:
+            n["data"] += 1
+            n["retx"] += bool(flags[i] & 0x10)
+            if trimmed.split(",")[i] == "1":
+                n["trimmed"] += 1
+            else:
+                whole.add(int(psns.split(",")[i]))
+        elif t == 10 and src == B:
+            n["nack"] += 1
+            n["nack_trimmed"] += int(code, 16) == 1
+        elif t == 9 and src == B:
+            n["ack_ccx"] += 1
+            acked = [int(p) for p in sack.split(",") if p]
+            n["ack_sack"] += bool(acked)
+            n["sack_psns"] += len(acked)
+            missing = [p for p in acked if p not in whole]
+            n["sack_unseen"] += len(missing)
+            if missing and len(unseen) < 5:
+                unseen.append(f"frame {frame} acknowledges {missing}")
+for k, v in n.items():
+    print(k, v)
+for u in unseen:
+    print("#", u)
+PY
+declare -A D
+while read -r k v; do [ "$k" = "#" ] || D[$k]=$v; done <"$T/counts"
+for k in data retx trimmed nack nack_trimmed ack_ccx ack_sack sack_psns a_probes; do
+	log "decoded $k: ${D[$k]}"
+done
+
+# equal DECODED EXPECTED
+equal() {
+	[ "$1" -eq "$2" ] || { echo "decoded $1, uet counted $2"; return 1; }
+}
+step "every captured frame decoded as uet" equal "${D[undecoded]}" 0
+step "a's packets on the cable + the port's drops = uet0 tx_packets" \
+	equal $((${D[a_pkts]} + qdrops)) "${M[uet0.tx_packets]}"
+step "data packets + the port's drops = uet0 tx_packets - its ACKs, NACKs and CNPs" \
+	equal $((${D[data]} + qdrops)) $((${M[uet0.tx_packets]} -
+		${M[uet0.acks_sent]} - ${M[uet0.nacks_sent]} - ${M[uet0.cnps_sent]}))
+step "a's packets on the cable - what b's filter dropped = uet1 rx_packets" \
+	equal $((${D[a_pkts]} + ${D[a_probes]} - fdrops)) "${M[uet1.rx_packets]}"
+# A retransmission the port dropped is counted by uet0 and not seen.
+retx=${M[uet0.retransmits]}
+step "retransmissions (RETX) = uet0 retransmits, within the port's $qdrops drops" \
+	test "${D[retx]}" -le "$retx" -a "$retx" -le $((${D[retx]} + qdrops))
+step "trimmed packets = uet1 trimmed_received" \
+	equal "${D[trimmed]}" "${M[uet1.trimmed_received]}"
+step "NACK TRIMMED = uet1 trimmed_received" \
+	equal "${D[nack_trimmed]}" "${M[uet1.trimmed_received]}"
+step "NACKs = uet1 nacks_sent" equal "${D[nack]}" "${M[uet1.nacks_sent]}"
+step "ACK_CCX = uet1 acks_sent" equal "${D[ack_ccx]}" "${M[uet1.acks_sent]}"
+step "there was loss, trimming and retransmission" \
+	test "$fdrops" -gt 0 -a "${D[trimmed]}" -gt 0 -a "${D[retx]}" -gt 0 \
+	-a "${D[ack_sack]}" -gt 0
+step "every PSN a SACK bitmap acknowledges arrived whole before the ACK" \
+	bash -c "grep '^#' '$T/counts'; test '${D[sack_unseen]}' -eq 0"
+exit 0
