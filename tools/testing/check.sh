@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check: the selftests on the stock kernel, then KUnit, the selftests
-# of the data path and a kmemleak scan on the debug kernel (KASAN,
-# lockdep, kmemleak). The stock modules are already built (make all).
+# make check: the selftests on the stock kernel, two stock VMs joined by a
+# cable (pair-test.sh) and uet run as installed (install-test.sh), then
+# KUnit, the selftests of the data path and a kmemleak scan on the debug
+# kernel (KASAN, lockdep, kmemleak). The stock modules are already built
+# (make all).
 # Ends with one line: "N passed, N failed, N skipped".
 set -uo pipefail
 
@@ -47,6 +49,24 @@ t0=$(date +%s)
 echo "== selftests on the stock kernel"
 "$vm/run" -k stock -t 2400 -s "$scratch" -- selftests/run.sh -o /mnt/stock.sum
 add_summary stock "$scratch/stock.sum"
+
+# host_test NAME: a test run on the host (it boots its own VMs), counted
+# by its exit status.
+host_test() {
+	local start=$SECONDS
+	echo "== $1"
+	if "tools/testing/$1.sh"; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1)) failed_names+=" $1"
+	fi
+	echo "== $1: $((SECONDS - start)) s"
+}
+
+# uet between two VMs over a virtio-net cable; uet installed as a host
+# installs it (make install, the .debs, DKMS) and run from there.
+host_test pair-test
+host_test install-test
 t1=$(date +%s)
 
 echo "== debug kernel"
@@ -71,7 +91,7 @@ case $? in
 	;;
 esac
 t3=$(date +%s)
-echo "== times: stock run $((t1 - t0)) s, debug kernel + modules $((${t2:-$t3} - t1)) s, debug run $((t3 - ${t2:-$t3})) s"
+echo "== times: stock run and host tests $((t1 - t0)) s, debug kernel + modules $((${t2:-$t3} - t1)) s, debug run $((t3 - ${t2:-$t3})) s"
 [ -z "$failed_names" ] || echo "== failed:$failed_names"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
