@@ -3,6 +3,8 @@
 # make          build rdma_uet.ko and sch_uet.ko against the stock kernel, and the tools
 # make check    every test: KUnit and selftests on the debug kernel, selftests on stock
 # make demo     a VM, two namespaces, a uet device in each
+# make bench    the pictures (PNG, gnuplot): per-spine bytes, a spine failure,
+#               an incast; data and PNGs into BENCH_DIR (tools/bench/bench.sh)
 # make soak     the long tests (selftests/long_*.sh) on both kernels; SOAK_SECS=600
 # make deps     install build and test dependencies (apt), unpack the stock kernel
 # make install  modules, tools, man pages, modprobe.d snippet; DESTDIR, PREFIX
@@ -105,8 +107,12 @@ check: all
 demo: all
 	tools/testing/demo.sh
 
+BENCH_DIR ?= $(CURDIR)/build/bench
+bench: all
+	tools/bench/bench.sh $(BENCH_DIR)
+
 SOAK_SECS ?= 600
 soak: all
 	UET_SOAK_SECS=$(SOAK_SECS) tools/testing/soak.sh
 
-.PHONY: all modules tools install uninstall deb clean deps check demo soak
+.PHONY: all modules tools install uninstall deb clean deps check demo bench soak

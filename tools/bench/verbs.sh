@@ -14,6 +14,8 @@
 #   BENCH_SHAPES="S:Q ..."  message sizes and QP counts (default
 #                          "65536:1 1048576:1 4096:1 65536:4")
 #   BENCH_OUT=FILE         keep the guest's raw output there
+#   BENCH_DIR=DIR          also write throughput-mtuMTU.dat there and draw
+#                          a PNG of each (tools/bench/plots/, gnuplot)
 #
 # "verbs.sh FILE" prints the summary of such a kept output again.
 #
@@ -110,4 +112,8 @@ END {
 	else print "every window lasted at least " want " s"
 	printf "\n%s", profile
 }' "$out"
+if [ -n "${BENCH_DIR:-}" ]; then
+	"$top/tools/bench/plots/verbs-data.sh" "$out" "$BENCH_DIR" &&
+		"$top/tools/bench/plots/draw.sh" "$BENCH_DIR" || rc=1
+fi
 exit "$rc"

@@ -81,5 +81,23 @@ echo "   ...and on uet1:"
 for c in rx_packets out_of_order_received duplicates_received nacks_sent acks_sent drop_malformed; do
 	printf '   %-22s %s\n' "$c" "$(uet_counter uet1 "$c")"
 done
+
+# The picture of what uet is for: one QP over a fabric of four spines,
+# with one path as RoCE takes, and sprayed. The scenario makes devices of
+# its own, named as these are.
+echo
+echo "== One QP's bytes per spine over 4 spines: lb single and lb spray"
+echo "   (tools/bench/fabric-guest.sh demo: a leaf-spine fabric, a 4 MiB WRITE with each; some 20 s)"
+rdma link delete uet0 && rdma link delete uet1 || fail "rdma link delete"
+tools/bench/fabric-guest.sh demo /tmp/demo-bench | sed 's/^/   /'
+if command -v gnuplot >/dev/null; then
+	tools/bench/plots/draw.sh /tmp/demo-bench dumb
+else
+	sed -n '/^spine/,$s/^/   /p' /tmp/demo-bench/spines.dat
+	echo "   (apt-get install gnuplot-nox draws it; make bench draws this and more as PNGs)"
+fi
+echo "   lb single: the fabric's hash puts the QP on one spine; lb spray: every spine"
+echo "   carries a quarter. make bench draws it as a PNG, with REPS around a slow spine,"
+echo "   a spine failure and an incast (Documentation/uet/dev-guide/bench.rst)."
 echo
 echo "Done: RDMA between two hosts over uet, every byte verified, losses recovered selectively."
