@@ -33,7 +33,7 @@ pkgs=(
 	perftest rdmacm-utils iperf3 python3-scapy libmnl-dev pkg-config iputils-ping ethtool
 	linux-perf
 	python3-yaml python3-jsonschema
-	dkms man-db groff-base tshark tcpdump
+	dkms man-db groff-base tshark tcpdump gnuplot-nox
 )
 
 missing=()
