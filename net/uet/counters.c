@@ -38,6 +38,7 @@ static const struct rdma_stat_desc uet_counter_descs[UET_CNT_MAX] = {
 	[UET_CNT_PROBE_RECOVERED].name = "paths_recovered",
 	[UET_CNT_CNP_TX].name = "cnps_sent",
 	[UET_CNT_CNP_RX].name = "cnps_received",
+	[UET_CNT_TX_NOMEM].name = "tx_nomem",
 };
 
 struct rdma_hw_stats *uet_alloc_hw_port_stats(struct ib_device *ibdev,

@@ -42,6 +42,7 @@ enum uet_counter {
 	UET_CNT_PROBE_RECOVERED,	/* values a probe answer made good */
 	UET_CNT_CNP_TX,		/* DCQCN congestion notifications sent */
 	UET_CNT_CNP_RX,
+	UET_CNT_TX_NOMEM,	/* packets put off: an atomic allocation failed */
 	UET_CNT_MAX,
 };
 

@@ -54,8 +54,10 @@ struct sk_buff *uet_qp_alloc_skb(struct uet_qp *qp, unsigned int hdr_len)
 
 	/* Passes run with bottom halves off (engine.c). */
 	skb = alloc_skb(headroom + hdr_len, GFP_ATOMIC);
-	if (!skb)
+	if (!skb) {
+		uet_inc(qp->udev, UET_CNT_TX_NOMEM);
 		return NULL;
+	}
 	skb_reserve(skb, headroom);
 	return skb;
 }

@@ -275,20 +275,22 @@ static int uet_req_add_payload(struct uet_qp *qp, struct sk_buff *skb,
 	if (lend) {
 		err = lend(qp, arg, skb, len);
 		if (err != -EMSGSIZE)
-			return err;
+			goto out;
 		skb->truesize -= skb->data_len;
 		err = pskb_trim(skb, skb_headlen(skb));
 		if (err)
-			return err;
+			goto out;
 		skb_shinfo(skb)->flags &= ~SKBFL_SHARED_FRAG;
 	}
-	while (done < len) {
+	for (err = 0; !err && done < len; done += chunk) {
 		if (skb_shinfo(skb)->nr_frags == MAX_SKB_FRAGS)
 			return -EMSGSIZE;
 		chunk = min_t(u32, len - done, PAGE_SIZE);
 		buf = page_frag_alloc(&qp->req->frag, chunk, GFP_ATOMIC);
-		if (!buf)
-			return -ENOMEM;
+		if (!buf) {
+			err = -ENOMEM;
+			break;
+		}
 		page = virt_to_head_page(buf);
 		skb_fill_page_desc(skb, skb_shinfo(skb)->nr_frags, page,
 				   buf - page_address(page), chunk);
@@ -296,11 +298,11 @@ static int uet_req_add_payload(struct uet_qp *qp, struct sk_buff *skb,
 		skb->data_len += chunk;
 		skb->truesize += chunk;
 		err = fill(qp, arg, done, buf, chunk);
-		if (err)
-			return err;
-		done += chunk;
 	}
-	return 0;
+out:
+	if (err == -ENOMEM)
+		uet_inc(qp->udev, UET_CNT_TX_NOMEM);
+	return err;
 }
 
 static void uet_req_set_hdrs(struct uet_qp *qp, struct sk_buff *skb, u32 psn,
@@ -453,8 +455,10 @@ static int uet_req_xmit_psn(struct uet_qp *qp, u32 psn, bool retx,
 		 */
 		uet_req_train_flush(qp);
 		skb = pskb_copy(pkt->cookie, GFP_ATOMIC);
-		if (!skb)
+		if (!skb) {
+			uet_inc(qp->udev, UET_CNT_TX_NOMEM);
 			return -ENOMEM;
+		}
 	}
 	if (train)
 		pkt->ev = qp->req->train.ev;
