@@ -26,7 +26,12 @@ int uet_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	unsigned int cqe = attr->cqe;
 	int err;
 
-	if (attr->flags || cqe < 1 || cqe > UET_MAX_CQE)
+	/* As rxe_create_cq: no creation flag is supported, and saying so
+	 * (rather than EINVAL) lets ibv_create_cq_ex callers fall back.
+	 */
+	if (attr->flags)
+		return -EOPNOTSUPP;
+	if (cqe < 1 || cqe > UET_MAX_CQE)
 		return -EINVAL;
 	if (udata) {
 		if (udata->outlen < sizeof(*uresp))

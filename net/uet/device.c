@@ -40,6 +40,7 @@ static int uet_query_device(struct ib_device *ibdev, struct ib_device_attr *attr
 	attr->fw_ver = 0;
 	attr->max_mr_size = UET_MAX_MR_SIZE;
 	attr->page_size_cap = PAGE_SIZE;
+	attr->vendor_id = UET_VENDOR_ID;
 	attr->vendor_part_id = 0;
 	attr->max_qp = UET_MAX_QP;
 	attr->max_qp_wr = UET_MAX_QP_WR;
@@ -53,7 +54,8 @@ static int uet_query_device(struct ib_device *ibdev, struct ib_device_attr *attr
 	attr->max_cq = UET_MAX_CQ;
 	attr->max_cqe = UET_MAX_CQE;
 	attr->max_mr = UET_MAX_MR;
-	attr->max_pd = U32_MAX;
+	/* No limit on PDs (pd.c keeps none): the largest the int can say. */
+	attr->max_pd = INT_MAX;
 	attr->max_qp_rd_atom = UET_MAX_RD_ATOMIC;
 	attr->max_qp_init_rd_atom = UET_MAX_RD_ATOMIC;
 	attr->max_res_rd_atom = UET_MAX_QP * UET_MAX_RD_ATOMIC;

@@ -29,6 +29,8 @@
 #define UET_GID_TBL_LEN		128
 
 /* Device limits (query_device). */
+/* rxe's RXE_VENDOR_ID: no IEEE OUI; rdma-core's tests want a nonzero id. */
+#define UET_VENDOR_ID		0xffffff
 #define UET_MAX_QP_WR		16384
 #define UET_MAX_SGE		32
 #define UET_MAX_INLINE		256

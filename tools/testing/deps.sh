@@ -32,7 +32,7 @@ pkgs=(
 	iproute2 rdma-core ibverbs-utils ibverbs-providers libibverbs-dev
 	perftest rdmacm-utils iperf3 python3-scapy libmnl-dev pkg-config iputils-ping ethtool
 	linux-perf
-	python3-yaml python3-jsonschema
+	python3-yaml python3-jsonschema python3-pyverbs
 	dkms man-db groff-base tshark tcpdump gnuplot-nox
 )
 

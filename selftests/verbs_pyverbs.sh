@@ -1,0 +1,86 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# rdma-core's own verbs test suite (pyverbs, Debian package
+# python3-pyverbs, installed under /usr/share/doc/rdma-core/tests) run on
+# uet0: no test may fail or error but those of KNOWN, and at least FLOOR
+# must pass. The suite's QPs talk to each other through the one device,
+# over the GID of its IPv4 address. Documentation/uet/admin-guide/verbs.rst
+# lists what it passes and why the rest is skipped.
+. "$(dirname "$0")/lib.sh"
+
+SUITE=/usr/share/doc/rdma-core/tests
+# Tests passed on uet0 with rdma-core 44 (Debian 12) on the stock kernel,
+# measured for issue 17: 51 in each of four runs (48 before vendor_id,
+# max_pd and ibv_create_cq_ex's flags were fixed). Raise it with each
+# feature that makes more of the suite pass.
+FLOOR=51
+# test_qp_ex_rc_atomic_write posts IBV_WR_ATOMIC_WRITE, which rdma-core
+# 44's rxe provider accepts and uet, like rdma_rxe of Linux 6.1, completes
+# in error: the operation is future work (issue 17), as on rxe.
+KNOWN="test_qp_ex_rc_atomic_write"
+
+[ -r "$SUITE/run_tests.py" ] || skip "no pyverbs test suite (Debian package python3-pyverbs)"
+python3 -c 'import pyverbs' 2>/dev/null || skip "no pyverbs module (python3-pyverbs)"
+
+veth_pair
+uet_load
+in_ns a rdma link add uet0 type uet netdev veth0 || fail "rdma link add uet0"
+wait_for 10 ibdev_port_is uet0 PORT_ACTIVE || fail "the port of uet0 never became ACTIVE"
+wait_for 10 ibdev_gid_index uet0 10.0.0.1 || fail "no GID of 10.0.0.1 on uet0"
+gid=$(ibdev_gid_index uet0 10.0.0.1)
+
+T=$(mktemp -d)
+on_exit "rm -rf $T"
+# The suite ships some modules gzipped; it runs from a copy, as a package
+# "tests" (run_tests.py loads its __init__.py under that name).
+cp -r "$SUITE" "$T/tests" || fail "copy $SUITE"
+gunzip -f "$T"/tests/*.gz || fail "gunzip the suite"
+
+start=$SECONDS
+# The rdmacm tests find the device's netdev and address under
+# /sys/class/net, which only a namespace's own sysfs mount shows.
+in_ns_sys a timeout 600 env PYTHONPATH="$T" PYTHONDONTWRITEBYTECODE=1 \
+	python3 "$T/tests/run_tests.py" --dev uet0 --gid "$gid" -v >"$T/out" 2>&1
+rc=$?
+log "the suite took $((SECONDS - start)) s, exit $rc"
+[ "$rc" -ne 124 ] || fail "the suite did not end in 600 s"
+
+ran=$(sed -n 's/^Ran \([0-9]*\) tests\{0,1\} in .*/\1/p' "$T/out")
+summary=$(grep -E '^(OK|FAILED)( \(.*\))?$' "$T/out" | tail -n1)
+if [ -z "$ran" ] || [ -z "$summary" ]; then
+	sed 's/^/#   /' "$T/out"
+	fail "no unittest summary in the suite's output"
+fi
+# count WORD: the number unittest's summary gives for WORD (0 if absent).
+count() {
+	local n
+	n=$(sed -n "s/.*[(, ]$1=\([0-9]*\).*/\1/p" <<<"$summary")
+	echo "${n:-0}"
+}
+failures=$(count failures) errors=$(count errors) skipped=$(count skipped)
+xfail=$(count 'expected failures') xpass=$(count 'unexpected successes')
+ok=$((ran - failures - errors - skipped - xfail - xpass))
+log "ran $ran: $ok ok, $skipped skipped, $failures failures, $errors errors ($summary)"
+
+# Every failed or errored test by name: none but those of KNOWN.
+# unittest reports each failure under a line of its own; a test that
+# failed and then errored in its tearDown is named twice.
+bad=$(sed -n 's/^\(FAIL\|ERROR\): \([^ ]*\) .*/\2/p' "$T/out")
+[ "$(wc -w <<<"$bad")" -eq $((failures + errors)) ] ||
+	fail "the summary counts $((failures + errors)) failed tests, the report names: $bad"
+unexpected=
+for t in $bad; do
+	[[ " $KNOWN " == *" $t "* ]] || unexpected+=" $t"
+done
+if [ -n "$unexpected" ]; then
+	sed -n '/^=\{70\}$/,$p' "$T/out" | sed 's/^/#   /'
+	fail "tests failed:$unexpected"
+fi
+[ -z "$bad" ] || log "known to fail:" $bad
+[ "$ok" -ge "$FLOOR" ] || {
+	grep -E ' \.\.\. (ok|skipped)' "$T/out" | sed 's/^/#   /'
+	fail "$ok tests passed, fewer than the $FLOOR of the floor"
+}
+log "ok: $ok tests passed (floor $FLOOR)"
+exit 0
