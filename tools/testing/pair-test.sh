@@ -118,7 +118,10 @@ setup() {
 # server_run NAME PORT CMD...: CMD in the background, the peer told once
 # it listens on TCP PORT; then its exit status. A perftest run may fail
 # to produce its report ("Can't produce a report": its clock calibration
-# under emulation); the rate measured here does not depend on it.
+# under emulation), or its server lose the closing exchange of keys with
+# a client that already left ("Failed to exchange data": seen once on a
+# loaded host, after a whole run); the rate measured here, on the client,
+# depends on neither.
 server_run() {
 	local name=$1 port=$2 pid
 	shift 2
@@ -130,7 +133,7 @@ server_run() {
 		return 1
 	fi
 	reach "$name"
-	wait "$pid" || grep -q "Can't produce a report" "$T/$name.srv" ||
+	wait "$pid" || grep -qE "Can't produce a report|Failed to exchange data" "$T/$name.srv" ||
 		{ cat "$T/$name.srv"; return 1; }
 }
 
