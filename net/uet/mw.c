@@ -148,7 +148,7 @@ int uet_mw_bind(struct uet_qp *qp, const struct rxe_send_wqe *wqe)
 	uet_mw_unbind(mw);
 	if (mr) {
 		mw->mr = mr;
-		mw->access = b.access;
+		mw->access = b.access & UET_MW_ACCESS;
 		mw->addr = b.addr;
 		mw->length = b.length;
 		if (b.type == IB_MW_TYPE_2)

@@ -50,7 +50,10 @@ struct uet_mw_bind_req {
  */
 static inline int uet_mw_bind_check(const struct uet_mw_bind_req *b)
 {
-	if (b->access & ~UET_MW_ACCESS)
+	/* Local write means nothing to a window, but rdma-core's own tests
+	 * ask for it (tests/test_mr.py MWRC) and rxe ignores it: so do we.
+	 */
+	if (b->access & ~(UET_MW_ACCESS | IB_ACCESS_LOCAL_WRITE))
 		return -EINVAL;
 	if (b->type == IB_MW_TYPE_1) {
 		/* o10-36.2.2: a type 1 window is never zero-based. */

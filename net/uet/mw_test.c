@@ -114,8 +114,11 @@ static void uet_mw_bind_region_test(struct kunit *test)
 	b = uet_mw_good(IB_MW_TYPE_2);
 	b.access |= IB_ACCESS_MW_BIND;
 	KUNIT_EXPECT_EQ(test, uet_mw_bind_check(&b), -EINVAL);
-	b.access = IB_ACCESS_REMOTE_READ | IB_ACCESS_LOCAL_WRITE;
+	b.access = IB_ACCESS_REMOTE_READ | IB_ACCESS_ON_DEMAND;
 	KUNIT_EXPECT_EQ(test, uet_mw_bind_check(&b), -EINVAL);
+	/* Local write is ignored, as rxe does. */
+	b.access = IB_ACCESS_REMOTE_READ | IB_ACCESS_LOCAL_WRITE;
+	KUNIT_EXPECT_EQ(test, uet_mw_bind_check(&b), 0);
 }
 
 /* C10-75, at each edge, and with lengths that would wrap. */
