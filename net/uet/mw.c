@@ -102,7 +102,6 @@ int uet_mw_bind(struct uet_qp *qp, const struct rxe_send_wqe *wqe)
 	struct uet_dev *udev = qp->udev;
 	struct uet_mr *mr = NULL;
 	struct uet_mw_bind_req b = {
-		.qp_pd_ok = true,
 		.addr = wqe->wr.wr.mw.addr,
 		.length = wqe->wr.wr.mw.length,
 		.access = wqe->wr.wr.mw.access,

@@ -55,17 +55,22 @@ static inline int uet_mw_bind_check(const struct uet_mw_bind_req *b)
 	 */
 	if (b->access & ~(UET_MW_ACCESS | IB_ACCESS_LOCAL_WRITE))
 		return -EINVAL;
+	/* C10-72: the binding QP is of the window's PD. rxe asks it of
+	 * type 2 only; a type 1 window bound or unbound by any QP of the
+	 * device would be one process's to change another's.
+	 */
+	if (!b->qp_pd_ok)
+		return -EINVAL;
 	if (b->type == IB_MW_TYPE_1) {
 		/* o10-36.2.2: a type 1 window is never zero-based. */
 		if (b->access & IB_ZERO_BASED)
 			return -EINVAL;
 	} else {
 		/* o10-37.2.30: a type 2 window is bound only when free;
-		 * C10-72: by a QP of its own PD; o10-37.2.40: a zero-length
-		 * bind would be an invalidation, which only LOCAL_INV and
-		 * SEND_WITH_INV do.
+		 * o10-37.2.40: a zero-length bind would be an invalidation,
+		 * which only LOCAL_INV and SEND_WITH_INV do.
 		 */
-		if (b->bound || !b->qp_pd_ok || !b->has_mr || !b->length)
+		if (b->bound || !b->has_mr || !b->length)
 			return -EINVAL;
 	}
 	/* Type 1, zero length: the window is unbound; no region applies. */

@@ -81,14 +81,20 @@ static void uet_mw_bind_type_test(struct kunit *test)
 	b = uet_mw_good(IB_MW_TYPE_2);
 	b.bound = true;
 	KUNIT_EXPECT_EQ(test, uet_mw_bind_check(&b), -EINVAL);
-	/* C10-72: the QP's PD is the window's; type 1 does not ask. */
+	/* C10-72: the QP's PD is the window's, for both types (rxe asks
+	 * it of type 2 only), unbinding included.
+	 */
 	b = uet_mw_good(IB_MW_TYPE_2);
 	b.qp_pd_ok = false;
 	KUNIT_EXPECT_EQ(test, uet_mw_bind_check(&b), -EINVAL);
 	b = uet_mw_good(IB_MW_TYPE_1);
 	b.qp_pd_ok = false;
-	KUNIT_EXPECT_EQ(test, uet_mw_bind_check(&b), 0);
+	KUNIT_EXPECT_EQ(test, uet_mw_bind_check(&b), -EINVAL);
+	b.has_mr = false;
+	b.length = 0;
+	KUNIT_EXPECT_EQ(test, uet_mw_bind_check(&b), -EINVAL);
 	/* The region's PD is the window's, for both types. */
+	b = uet_mw_good(IB_MW_TYPE_1);
 	b.mr_pd_ok = false;
 	KUNIT_EXPECT_EQ(test, uet_mw_bind_check(&b), -EINVAL);
 }

@@ -13,9 +13,11 @@
  * window, a READ through a write-only window, a WRITE through a type 2
  * window invalidated by A's SEND_WITH_INV, and one through a type 2
  * window bound by another QP are refused with a remote access error and
- * change no byte. B's binds that break the rules complete with
- * IBV_WC_MW_BIND_ERR, a LOCAL_INV of a type 1 window in error, and the
- * region cannot be deregistered while windows are bound to it. Prints
+ * change no byte. B's binds that break the rules (a bound type 2
+ * window, a region without MW bind, past its end, a QP of another PD)
+ * complete with IBV_WC_MW_BIND_ERR, a LOCAL_INV of a type 1 window in
+ * error, and the region cannot be deregistered while windows are bound
+ * to it. Prints
  * one line per check; exits 0 when all passed, 1 otherwise.
  */
 #include <stdbool.h>
@@ -293,8 +295,9 @@ int main(int argc, char **argv)
 {
 	unsigned int rw = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
 	struct side a = { 0 }, b = { 0 };
-	struct ibv_mw *mw1, *mw2, *mw3;
-	struct ibv_mr *nobind;
+	struct ibv_mw *mw1, *mw2, *mw3, *mwx;
+	struct ibv_mr *nobind, *mrx;
+	struct ibv_pd *pdx;
 	struct ibv_wc wc;
 	uint64_t base;
 	uint32_t rkey2;
@@ -313,8 +316,14 @@ int main(int argc, char **argv)
 	mw3 = ibv_alloc_mw(b.pd, IBV_MW_TYPE_2);
 	nobind = ibv_reg_mr(b.pd, b.buf + MR_OFF, MR_LEN,
 			    IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
-	check(mw1 && mw2 && mw3 && nobind, "type 1 and type 2 windows allocated");
-	if (!mw1 || !mw2 || !mw3 || !nobind)
+	pdx = ibv_alloc_pd(b.ctx);
+	mwx = pdx ? ibv_alloc_mw(pdx, IBV_MW_TYPE_1) : NULL;
+	mrx = pdx ? ibv_reg_mr(pdx, b.buf + MR_OFF, MR_LEN,
+			       IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_MW_BIND) :
+		    NULL;
+	check(mw1 && mw2 && mw3 && mwx && nobind && mrx,
+	      "type 1 and type 2 windows allocated");
+	if (!mw1 || !mw2 || !mw3 || !mwx || !nobind || !mrx)
 		return 1;
 
 	pair_new(&a, &b);
@@ -389,10 +398,18 @@ int main(int argc, char **argv)
 	check(wc.status == IBV_WC_MW_BIND_ERR,
 	      "bind to a region without MW bind: IBV_WC_MW_BIND_ERR");
 
+	/* A window and region of another PD, bound by B's QP: no. */
+	pair_new(&a, &b);
+	wc = bind(&b, mwx, mrx, base + W1_OFF, W1_LEN, rw, 0);
+	check(wc.status == IBV_WC_MW_BIND_ERR,
+	      "type 1 bind by a QP of another PD: IBV_WC_MW_BIND_ERR");
+
 	check(!ibv_dealloc_mw(mw1) && !ibv_dealloc_mw(mw2) &&
-	      !ibv_dealloc_mw(mw3), "windows deallocated");
+	      !ibv_dealloc_mw(mw3) && !ibv_dealloc_mw(mwx),
+	      "windows deallocated");
 	if (ibv_destroy_qp(a.qp) || ibv_destroy_qp(b.qp) ||
-	    ibv_dereg_mr(nobind) || ibv_dereg_mr(a.mr))
+	    ibv_dereg_mr(nobind) || ibv_dereg_mr(mrx) || ibv_dealloc_pd(pdx) ||
+	    ibv_dereg_mr(a.mr))
 		die("teardown");
 	check(!ibv_dereg_mr(b.mr), "the region deregistered once unbound");
 	if (ibv_destroy_cq(a.cq) || ibv_destroy_cq(b.cq) ||
