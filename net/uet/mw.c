@@ -110,6 +110,12 @@ int uet_mw_bind(struct uet_qp *qp, const struct rxe_send_wqe *wqe)
 	struct uet_mw *mw;
 	int err = -EINVAL;
 
+	/* The WQE names the window by librxe's ibv_mw.rkey, which
+	 * libibverbs never updates for a type 2 window: only the index
+	 * counts (rxe also compares the key byte, so a type 2 window there
+	 * binds once unless the user rewrites ibv_mw.rkey). The PD checks
+	 * keep other processes' windows out of reach.
+	 */
 	mw = uet_mw_get(udev, wqe->wr.wr.mw.mw_rkey);
 	if (!mw)
 		return -EINVAL;
@@ -122,8 +128,6 @@ int uet_mw_bind(struct uet_qp *qp, const struct rxe_send_wqe *wqe)
 		qp->mw_owner = atomic64_inc_return(&uet_mw_owner_next);
 
 	spin_lock_irqsave(&mw->lock, flags);
-	if (READ_ONCE(mw->rkey) != wqe->wr.wr.mw.mw_rkey)
-		goto unlock;
 	b.type = mw->ibmw.type;
 	b.bound = mw->mr;
 	b.qp_pd_ok = qp->ibqp.pd == mw->ibmw.pd;

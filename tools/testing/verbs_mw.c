@@ -8,9 +8,9 @@
  * B registers a region with local write and MW bind only (no remote
  * right of its own) and binds windows on it: a type 1 window with
  * ibv_bind_mw() and a type 2 one with a BIND_MW work request. A writes
- * and reads through both, byte-verified; then, each on a fresh QP pair
- * where a remote access error ends the last: an access one byte past a
- * window, a READ through a write-only window, a WRITE through a type 2
+ * and reads through both, byte-verified, and through a zero-based type 2
+ * window by offset; then, each on a fresh QP pair where a remote access
+ * error ends the last: an access one byte past a window, a READ through a write-only window, a WRITE through a type 2
  * window invalidated by A's SEND_WITH_INV, and one through a type 2
  * window bound by another QP are refused with a remote access error and
  * change no byte. B's binds that break the rules (a bound type 2
@@ -208,13 +208,14 @@ static void check_b(const struct side *b, size_t off, size_t len,
 	check(!g && (!want || !memcmp(b->buf + off, want, len)), line);
 }
 
-/* Through the window at B's offset off, len bytes: WRITE from A, then
- * READ back into another part of A's buffer, both byte-verified.
+/* Through a window, len bytes at B's offset off, which the requester
+ * names raddr: WRITE from A, then READ back into another part of A's
+ * buffer, both byte-verified.
  */
 static void write_read(struct side *a, struct side *b, size_t off,
-		       uint32_t len, uint32_t rkey, const char *what)
+		       uint64_t raddr, uint32_t len, uint32_t rkey,
+		       const char *what)
 {
-	uint64_t raddr = (uintptr_t)b->buf + off;
 	char line[160];
 	int st;
 
@@ -334,10 +335,12 @@ int main(int argc, char **argv)
 	      "type 2 bind (BIND_MW work request): IBV_WC_BIND_MW success");
 	check(ibv_dereg_mr(b.mr) != 0,
 	      "the region cannot be deregistered while windows are bound");
-	write_read(&a, &b, W1_OFF, W1_LEN, mw1->rkey, "type 1 window");
-	write_read(&a, &b, W2_OFF, W2_LEN, rkey2, "type 2 window");
-	write_read(&a, &b, W2_OFF + W2_LEN - 1, 1, rkey2,
-		   "type 2 window's last byte");
+	write_read(&a, &b, W1_OFF, base + W1_OFF, W1_LEN, mw1->rkey,
+		   "type 1 window");
+	write_read(&a, &b, W2_OFF, base + W2_OFF, W2_LEN, rkey2,
+		   "type 2 window");
+	write_read(&a, &b, W2_OFF + W2_LEN - 1, base + W2_OFF + W2_LEN - 1, 1,
+		   rkey2, "type 2 window's last byte");
 	send_inv(&a, &b, rkey2);
 	refused(&a, &b, IBV_WR_RDMA_WRITE, W2_OFF, 64, rkey2,
 		"WRITE through the invalidated type 2 window");
@@ -377,6 +380,17 @@ int main(int argc, char **argv)
 		  ibv_inc_rkey(rkey2));
 	check(wc.status == IBV_WC_MW_BIND_ERR,
 	      "bind past the region's end: IBV_WC_MW_BIND_ERR");
+
+	/* Zero-based: the requester's addresses are offsets in the window. */
+	pair_new(&a, &b);
+	rkey2 = ibv_inc_rkey(rkey2);
+	check(bind_ok(bind(&b, mw2, b.mr, base + W2_OFF, W2_LEN,
+			   rw | IBV_ACCESS_ZERO_BASED, rkey2)),
+	      "zero-based type 2 bind");
+	write_read(&a, &b, W2_OFF + 16, 16, 100, rkey2,
+		   "zero-based type 2 window at offset 16");
+	refused(&a, &b, IBV_WR_RDMA_WRITE, W2_OFF, 64, rkey2,
+		"WRITE at the zero-based window's address as a VA");
 
 	pair_new(&a, &b);
 	{
