@@ -167,8 +167,12 @@ out:
 	return err;
 }
 
-/* LOCAL_INV, or SEND_WITH_INV arriving, of a window's key. */
-int uet_mw_invalidate(struct uet_qp *qp, u32 rkey)
+/* LOCAL_INV (@remote false), or SEND_WITH_INV arriving, of a window's
+ * key. Remotely, a type 2B window is invalidated only through the QP it
+ * is bound to, the one QP whose peer could use it (IBA 10.6.7.2.4); rxe
+ * does not ask.
+ */
+int uet_mw_invalidate(struct uet_qp *qp, u32 rkey, bool remote)
 {
 	unsigned long flags;
 	struct uet_mw *mw;
@@ -178,7 +182,8 @@ int uet_mw_invalidate(struct uet_qp *qp, u32 rkey)
 	if (!mw)
 		return -EINVAL;
 	spin_lock_irqsave(&mw->lock, flags);
-	if (mw->rkey == rkey && mw->ibmw.pd == qp->ibqp.pd)
+	if (mw->rkey == rkey && mw->ibmw.pd == qp->ibqp.pd &&
+	    (!remote || mw->owner == qp->mw_owner))
 		err = uet_mw_inv_check(mw->ibmw.type, mw->mr);
 	if (!err)
 		uet_mw_unbind(mw);

@@ -675,7 +675,7 @@ static void uet_req_local_op(struct uet_qp *qp, struct uet_swqe *w)
 		return;
 	}
 	if (w->opcode == IB_WR_LOCAL_INV) {
-		err = uet_key_is_mw(key) ? uet_mw_invalidate(qp, key) :
+		err = uet_key_is_mw(key) ? uet_mw_invalidate(qp, key, false) :
 		      uet_mr_invalidate(qp->udev, qp->ibqp.pd, key);
 	} else {
 		struct ib_reg_wr reg = {

@@ -174,7 +174,7 @@ static void uet_resp_complete(struct uet_qp *qp)
 		     !uet_psn_before(m->psn_hi, qp->rx.next)))
 			break;
 		if (m->status == IB_WC_SUCCESS && m->opcode == UET_OP_SEND_INV &&
-		    (uet_key_is_mw(m->imm) ? uet_mw_invalidate(qp, m->imm) :
+		    (uet_key_is_mw(m->imm) ? uet_mw_invalidate(qp, m->imm, true) :
 		     uet_mr_invalidate(qp->udev, qp->ibqp.pd, m->imm)))
 			m->status = IB_WC_REM_INV_REQ_ERR;
 		uet_resp_post_cqe(qp, m, m->status);

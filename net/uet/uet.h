@@ -411,7 +411,7 @@ static inline bool uet_key_is_mw(u32 key)
 int uet_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata);
 int uet_dealloc_mw(struct ib_mw *ibmw);
 int uet_mw_bind(struct uet_qp *qp, const struct rxe_send_wqe *wqe);
-int uet_mw_invalidate(struct uet_qp *qp, u32 rkey);
+int uet_mw_invalidate(struct uet_qp *qp, u32 rkey, bool remote);
 struct uet_mr *uet_rkey_get(struct uet_qp *qp, u32 rkey, int access, u64 va,
 			    u64 len, u64 *iova);
 

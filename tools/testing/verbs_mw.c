@@ -13,7 +13,7 @@
  * error ends the last: an access one byte past a window, a READ through a write-only window, a WRITE through a type 2
  * window invalidated by A's SEND_WITH_INV, and one through a type 2
  * window bound by another QP are refused with a remote access error and
- * change no byte. B's binds that break the rules (a bound type 2
+ * change no byte, and a SEND_WITH_INV of the last fails at B. B's binds that break the rules (a bound type 2
  * window, a region without MW bind, past its end, a QP of another PD)
  * complete with IBV_WC_MW_BIND_ERR, a LOCAL_INV of a type 1 window in
  * error, and the region cannot be deregistered while windows are bound
@@ -252,9 +252,9 @@ static void refused(struct side *a, struct side *b, enum ibv_wr_opcode op,
 }
 
 /* A SEND_WITH_INV of rkey from A, into a receive B posted; B's
- * completion says what it invalidated.
+ * completion says what it invalidated, or, if !ok, that it could not.
  */
-static void send_inv(struct side *a, struct side *b, uint32_t rkey)
+static void send_inv(struct side *a, struct side *b, uint32_t rkey, bool ok)
 {
 	struct ibv_sge rsge = {
 		.addr = (uintptr_t)b->buf + MR_OFF + MR_LEN - 64,
@@ -277,7 +277,9 @@ static void send_inv(struct side *a, struct side *b, uint32_t rkey)
 	if (ibv_post_recv(b->qp, &rwr, &rbad) || ibv_post_send(a->qp, &wr, &bad))
 		die("ibv_post_recv or ibv_post_send(SEND_WITH_INV)");
 	wc = wait_wc(a->cq);
-	check(wc.status == IBV_WC_SUCCESS, "SEND_WITH_INV: success at A");
+	printf("  A: %s\n", ibv_wc_status_str(wc.status));
+	if (ok)
+		check(wc.status == IBV_WC_SUCCESS, "SEND_WITH_INV: success at A");
 	wc = wait_wc(b->cq);
 	printf("  B: %s, flags 0x%x, rkey 0x%x\n", ibv_wc_status_str(wc.status),
 	       wc.wc_flags, wc.invalidated_rkey);
@@ -285,10 +287,14 @@ static void send_inv(struct side *a, struct side *b, uint32_t rkey)
 	 * does: IB_WC_WITH_INVALIDATE is 1 << 2 there, IBV_WC_WITH_INV
 	 * 1 << 3 in libibverbs.
 	 */
-	check(wc.status == IBV_WC_SUCCESS && wc.wr_id == 9 &&
-	      (wc.wc_flags & (IBV_WC_WITH_INV | 1 << 2)) &&
-	      wc.invalidated_rkey == rkey,
-	      "SEND_WITH_INV: B's receive says it invalidated the type 2 window");
+	if (ok)
+		check(wc.status == IBV_WC_SUCCESS && wc.wr_id == 9 &&
+		      (wc.wc_flags & (IBV_WC_WITH_INV | 1 << 2)) &&
+		      wc.invalidated_rkey == rkey,
+		      "SEND_WITH_INV: B's receive says it invalidated the type 2 window");
+	else
+		check(wc.status == IBV_WC_REM_INV_REQ_ERR && wc.wr_id == 9,
+		      "SEND_WITH_INV of a type 2 window bound by another QP: B's receive fails");
 	memset(b->buf + MR_OFF + MR_LEN - 64, GUARD_BYTE, 64);
 }
 
@@ -341,7 +347,7 @@ int main(int argc, char **argv)
 		   "type 2 window");
 	write_read(&a, &b, W2_OFF + W2_LEN - 1, base + W2_OFF + W2_LEN - 1, 1,
 		   rkey2, "type 2 window's last byte");
-	send_inv(&a, &b, rkey2);
+	send_inv(&a, &b, rkey2, true);
 	refused(&a, &b, IBV_WR_RDMA_WRITE, W2_OFF, 64, rkey2,
 		"WRITE through the invalidated type 2 window");
 
@@ -368,6 +374,8 @@ int main(int argc, char **argv)
 	pair_new(&a, &b);
 	refused(&a, &b, IBV_WR_RDMA_WRITE, W2_OFF, 64, ibv_inc_rkey(mw3->rkey),
 		"WRITE through a type 2 window bound by another QP");
+	pair_new(&a, &b);
+	send_inv(&a, &b, ibv_inc_rkey(mw3->rkey), false);
 
 	pair_new(&a, &b);
 	check(bind(&b, mw3, b.mr, base + W2_OFF, W2_LEN, rw,
