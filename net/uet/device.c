@@ -46,7 +46,9 @@ static int uet_query_device(struct ib_device *ibdev, struct ib_device_attr *attr
 	attr->max_qp_wr = UET_MAX_QP_WR;
 	attr->device_cap_flags = IB_DEVICE_RC_RNR_NAK_GEN |
 				 IB_DEVICE_SRQ_RESIZE |
-				 IB_DEVICE_MEM_MGT_EXTENSIONS;
+				 IB_DEVICE_MEM_MGT_EXTENSIONS |
+				 IB_DEVICE_MEM_WINDOW |
+				 IB_DEVICE_MEM_WINDOW_TYPE_2B;
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	attr->max_send_sge = UET_MAX_SGE;
 	attr->max_recv_sge = UET_MAX_SGE;
@@ -54,6 +56,7 @@ static int uet_query_device(struct ib_device *ibdev, struct ib_device_attr *attr
 	attr->max_cq = UET_MAX_CQ;
 	attr->max_cqe = UET_MAX_CQE;
 	attr->max_mr = UET_MAX_MR;
+	attr->max_mw = UET_MAX_MW;
 	/* No limit on PDs (pd.c keeps none): the largest the int can say. */
 	attr->max_pd = INT_MAX;
 	attr->max_qp_rd_atom = UET_MAX_RD_ATOMIC;
@@ -141,6 +144,7 @@ static void uet_dev_release(struct uet_dev *udev)
 	free_percpu(udev->stats);
 	xa_destroy(&udev->qps);
 	xa_destroy(&udev->mrs);
+	xa_destroy(&udev->mws);
 	netdev_put(udev->ndev, &udev->ndev_tracker);
 }
 
@@ -177,6 +181,7 @@ static const struct ib_device_ops uet_dev_ops = {
 
 	.alloc_hw_port_stats = uet_alloc_hw_port_stats,
 	.alloc_mr = uet_alloc_mr,
+	.alloc_mw = uet_alloc_mw,
 	.alloc_pd = uet_alloc_pd,
 	.alloc_ucontext = uet_alloc_ucontext,
 	.create_ah = uet_create_ah,
@@ -185,6 +190,7 @@ static const struct ib_device_ops uet_dev_ops = {
 	.create_srq = uet_create_srq,
 	.create_user_ah = uet_create_ah,
 	.dealloc_driver = uet_dealloc_driver,
+	.dealloc_mw = uet_dealloc_mw,
 	.enable_driver = uet_enable_driver,
 	.dealloc_pd = uet_dealloc_pd,
 	.dealloc_ucontext = uet_dealloc_ucontext,
@@ -218,6 +224,7 @@ static const struct ib_device_ops uet_dev_ops = {
 
 	INIT_RDMA_OBJ_SIZE(ib_ah, uet_ah, ibah),
 	INIT_RDMA_OBJ_SIZE(ib_cq, uet_cq, ibcq),
+	INIT_RDMA_OBJ_SIZE(ib_mw, uet_mw, ibmw),
 	INIT_RDMA_OBJ_SIZE(ib_pd, uet_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_qp, uet_qp, ibqp),
 	INIT_RDMA_OBJ_SIZE(ib_srq, uet_srq, ibsrq),
@@ -292,6 +299,7 @@ int uet_dev_add(const char *ibdev_name, struct net_device *ndev)
 	INIT_LIST_HEAD(&udev->list);
 	xa_init_flags(&udev->qps, XA_FLAGS_ALLOC);
 	xa_init_flags(&udev->mrs, XA_FLAGS_ALLOC1);
+	xa_init_flags(&udev->mws, XA_FLAGS_ALLOC);
 	udev->stats = alloc_percpu(struct uet_counters);
 	err = udev->stats ? uet_udp_get(udev) : -ENOMEM;
 	if (err) {

@@ -213,6 +213,19 @@ int uet_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
 int uet_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 {
 	struct uet_mr *mr = to_umr(ibmr);
+	unsigned long flags;
+	bool busy;
+
+	/* IBA 10.6.7.2.6: not while windows are bound to it (rxe refuses
+	 * too). Once dying, no bind takes it.
+	 */
+	spin_lock_irqsave(&mr->lock, flags);
+	busy = mr->num_mw;
+	if (!busy)
+		mr->dying = true;
+	spin_unlock_irqrestore(&mr->lock, flags);
+	if (busy)
+		return -EBUSY;
 
 	/* Erasing both ends new lookups and frees the index. Reusing the index
 	 * early is harmless: a stale pointer to this MR cannot gain a reference
@@ -600,7 +613,8 @@ int uet_mr_invalidate(struct uet_dev *udev, struct ib_pd *pd, u32 key)
 		return -EINVAL;
 	if (mr->type == UET_MR_FAST && mr->ibmr.pd == pd) {
 		spin_lock_irqsave(&mr->lock, flags);
-		if (mr->key == key) {
+		/* Nor while windows are bound to it, as rxe. */
+		if (mr->key == key && !mr->num_mw) {
 			mr->valid = false;
 			err = 0;
 		}
@@ -608,4 +622,32 @@ int uet_mr_invalidate(struct uet_dev *udev, struct ib_pd *pd, u32 key)
 	}
 	uet_mr_put(mr);
 	return err;
+}
+
+/* A window is bound to @mr (the caller holds a lookup reference): it
+ * takes a reference of its own. -EINVAL once deregistration began.
+ */
+int uet_mr_mw_get(struct uet_mr *mr)
+{
+	unsigned long flags;
+	int err = -EINVAL;
+
+	spin_lock_irqsave(&mr->lock, flags);
+	if (!mr->dying) {
+		mr->num_mw++;
+		refcount_inc(&mr->ref);
+		err = 0;
+	}
+	spin_unlock_irqrestore(&mr->lock, flags);
+	return err;
+}
+
+void uet_mr_mw_put(struct uet_mr *mr)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&mr->lock, flags);
+	mr->num_mw--;
+	spin_unlock_irqrestore(&mr->lock, flags);
+	uet_mr_put(mr);
 }

@@ -2,8 +2,8 @@
 /*
  * The send opcodes an RC requester takes: those rdma_rxe takes for RC
  * from the same user ABI (rxe_wr_opcode_info[] in rxe_opcode.c), less
- * the ones uet does not implement yet (memory window binds, atomic
- * write, flush: they complete with IB_WC_LOC_QP_OP_ERR).
+ * the ones uet does not implement yet (atomic write, flush: they
+ * complete with IB_WC_LOC_QP_OP_ERR).
  */
 #include <kunit/visibility.h>
 #include <linux/export.h>
@@ -46,11 +46,16 @@ static const struct uet_wr_op uet_wr_ops[] = {
 	},
 	[IB_WR_LOCAL_INV] = {
 		.wc = IB_WC_LOCAL_INV,
-		.flags = UET_WR_KERNEL | UET_WR_LOCAL,
+		.flags = UET_WR_LOCAL,
 	},
 	[IB_WR_REG_MR] = {
 		.wc = IB_WC_REG_MR,
 		.flags = UET_WR_KERNEL | UET_WR_LOCAL,
+	},
+	/* A kernel WR has no bind fields: only users' rings carry it. */
+	[IB_WR_BIND_MW] = {
+		.wc = IB_WC_BIND_MW,
+		.flags = UET_WR_LOCAL,
 	},
 };
 

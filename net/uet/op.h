@@ -11,9 +11,7 @@
 
 #include <rdma/ib_verbs.h>
 
-/* Taken from kernel consumers only: fast registration is the kernel's,
- * and a user's invalidate needs memory windows, which uet lacks yet.
- */
+/* Taken from kernel consumers only: fast registration is the kernel's. */
 #define UET_WR_KERNEL		BIT(0)
 /* Runs at the front of the send queue and sends nothing. */
 #define UET_WR_LOCAL		BIT(1)

@@ -16,6 +16,7 @@ static void uet_wr_op_taken_test(struct kunit *test)
 		IB_WR_RDMA_WRITE, IB_WR_RDMA_WRITE_WITH_IMM, IB_WR_SEND,
 		IB_WR_SEND_WITH_IMM, IB_WR_SEND_WITH_INV, IB_WR_RDMA_READ,
 		IB_WR_ATOMIC_CMP_AND_SWP, IB_WR_ATOMIC_FETCH_AND_ADD,
+		IB_WR_LOCAL_INV, IB_WR_BIND_MW,
 	};
 	u32 i, n = 0;
 
@@ -27,13 +28,13 @@ static void uet_wr_op_taken_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, n, ARRAY_SIZE(taken));
 	KUNIT_EXPECT_NULL(test, uet_wr_op(0x100 + IB_WR_SEND, true));
 	KUNIT_EXPECT_NULL(test, uet_wr_op(U32_MAX, false));
-	/* Fast registration and invalidation: the kernel's. */
+	/* Fast registration: the kernel's; invalidation: everyone's (of
+	 * windows too).
+	 */
 	KUNIT_EXPECT_NULL(test, uet_wr_op(IB_WR_REG_MR, true));
-	KUNIT_EXPECT_NULL(test, uet_wr_op(IB_WR_LOCAL_INV, true));
 	KUNIT_EXPECT_NOT_NULL(test, uet_wr_op(IB_WR_REG_MR, false));
 	KUNIT_EXPECT_NOT_NULL(test, uet_wr_op(IB_WR_LOCAL_INV, false));
-	/* Not implemented yet: refused, not sent as something else. */
-	KUNIT_EXPECT_NULL(test, uet_wr_op(IB_WR_BIND_MW, false));
+	/* Not implemented: refused, not sent as something else. */
 	KUNIT_EXPECT_NULL(test, uet_wr_op(IB_WR_LSO, false));
 }
 
@@ -60,7 +61,7 @@ static void uet_wr_op_each_test(struct kunit *test)
 			KUNIT_EXPECT_FALSE(test, op->flags &
 					   (UET_WR_ANSWERED | UET_WR_RECV));
 			KUNIT_EXPECT_EQ(test, op->wire, 0);
-			KUNIT_EXPECT_TRUE(test, op->flags & UET_WR_KERNEL);
+			KUNIT_EXPECT_FALSE(test, op->flags & UET_WR_INLINE);
 			continue;
 		}
 		KUNIT_ASSERT_GE(test, op->wire, UET_OP_SEND);
@@ -91,6 +92,9 @@ static void uet_wr_op_named_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, uet_wr_op(IB_WR_ATOMIC_FETCH_AND_ADD, true)->wc,
 			IB_WC_FETCH_ADD);
 	KUNIT_EXPECT_EQ(test, uet_wr_op(IB_WR_REG_MR, false)->wc, IB_WC_REG_MR);
+	KUNIT_EXPECT_EQ(test, uet_wr_op(IB_WR_BIND_MW, true)->wc, IB_WC_BIND_MW);
+	KUNIT_EXPECT_EQ(test, uet_wr_op(IB_WR_LOCAL_INV, true)->wc,
+			IB_WC_LOCAL_INV);
 }
 
 static struct kunit_case uet_op_cases[] = {

@@ -562,18 +562,17 @@ static int uet_req_job_pkt(struct uet_qp *qp, struct uet_rjob *job)
 		vh.pay_len = UET_ATOMIC_RESP_LEN;
 		put_unaligned_be64(job->orig, skb_put(skb, UET_ATOMIC_RESP_LEN));
 	} else if (len) {
-		struct uet_req_read_src src = {
-			.mr = uet_mr_get(qp->udev, job->rkey, true),
-			.iova = job->addr + job->offset,
-		};
+		struct uet_req_read_src src = {};
 
-		err = src.mr ? uet_mr_check(src.mr, qp->ibqp.pd,
-					    IB_ACCESS_REMOTE_READ, src.iova,
-					    len) : -EACCES;
-		if (!err)
-			err = uet_req_add_payload(qp, skb, len,
-						  uet_req_lend_read,
-						  uet_req_fill_read, &src);
+		/* Looked up again for each packet: an invalidation or a
+		 * window's rebinding stops the rest of the READ.
+		 */
+		src.mr = uet_rkey_get(qp, job->rkey, IB_ACCESS_REMOTE_READ,
+				      job->addr + job->offset, len, &src.iova);
+		err = src.mr ? uet_req_add_payload(qp, skb, len,
+						   uet_req_lend_read,
+						   uet_req_fill_read, &src) :
+		      -EACCES;
 		if (src.mr)
 			uet_mr_put(src.mr);
 		if (err) {
@@ -658,15 +657,26 @@ static int uet_req_wqe_pkt(struct uet_qp *qp, struct uet_swqe *w)
 	return 0;
 }
 
-/* Local operations run when they reach the front of the send queue. */
+/* Local operations run when they reach the front of the send queue,
+ * after every WQE before them started, as rxe_do_local_ops() runs them.
+ * A failure completes with the status rxe gives it and takes the QP to
+ * error (uet_req_complete()).
+ */
 static void uet_req_local_op(struct uet_qp *qp, struct uet_swqe *w)
 {
 	struct rxe_send_wqe *wqe = &w->wqe;
+	u32 key = wqe->wr.ex.invalidate_rkey;
 	int err;
 
+	if (w->opcode == IB_WR_BIND_MW) {
+		if (uet_mw_bind(qp, wqe))
+			w->status = IB_WC_MW_BIND_ERR;
+		w->segmented = true;
+		return;
+	}
 	if (w->opcode == IB_WR_LOCAL_INV) {
-		err = uet_mr_invalidate(qp->udev, qp->ibqp.pd,
-					wqe->wr.ex.invalidate_rkey);
+		err = uet_key_is_mw(key) ? uet_mw_invalidate(qp, key, false) :
+		      uet_mr_invalidate(qp->udev, qp->ibqp.pd, key);
 	} else {
 		struct ib_reg_wr reg = {
 			.mr = wqe->wr.wr.reg.mr,
@@ -677,7 +687,7 @@ static void uet_req_local_op(struct uet_qp *qp, struct uet_swqe *w)
 		err = uet_mr_fast_reg(qp->udev, qp->ibqp.pd, &reg);
 	}
 	if (err)
-		w->status = IB_WC_MW_BIND_ERR;
+		w->status = IB_WC_LOC_QP_OP_ERR;
 	w->segmented = true;
 }
 

@@ -174,7 +174,8 @@ static void uet_resp_complete(struct uet_qp *qp)
 		     !uet_psn_before(m->psn_hi, qp->rx.next)))
 			break;
 		if (m->status == IB_WC_SUCCESS && m->opcode == UET_OP_SEND_INV &&
-		    uet_mr_invalidate(qp->udev, qp->ibqp.pd, m->imm))
+		    (uet_key_is_mw(m->imm) ? uet_mw_invalidate(qp, m->imm, true) :
+		     uet_mr_invalidate(qp->udev, qp->ibqp.pd, m->imm)))
 			m->status = IB_WC_REM_INV_REQ_ERR;
 		uet_resp_post_cqe(qp, m, m->status);
 		m->bound = false;
@@ -219,23 +220,21 @@ static int uet_resp_rmsg(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 	return 0;
 }
 
-/* Check a remote access and look its region up; NULL with *err set. */
+/* Check a remote access of [va, va + len) and look its region (through a
+ * window, or not) up; NULL if refused. *delta turns an address of the
+ * request into the region's.
+ */
 static struct uet_mr *uet_resp_mr(struct uet_qp *qp, u32 rkey, int access,
-				  u64 iova, u64 len, int *err)
+				  u64 va, u64 len, u64 *delta)
 {
 	struct uet_mr *mr;
+	u64 iova;
 
-	*err = -EACCES;
 	if ((qp->access & access) != access)
 		return NULL;
-	mr = uet_mr_get(qp->udev, rkey, true);
-	if (!mr)
-		return NULL;
-	*err = uet_mr_check(mr, qp->ibqp.pd, access, iova, len);
-	if (*err) {
-		uet_mr_put(mr);
-		return NULL;
-	}
+	mr = uet_rkey_get(qp, rkey, access, va, len, &iova);
+	if (mr)
+		*delta = iova - va;
 	return mr;
 }
 
@@ -250,7 +249,7 @@ static int uet_resp_execute(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 	struct uet_rmsg *m = NULL;
 	struct uet_rjob job = {};
 	struct uet_mr *mr;
-	u64 iova = vh->addr + vh->offset;
+	u64 iova = vh->addr + vh->offset, delta;
 	u8 buf[UET_ATOMIC_REQ_LEN];
 	int err;
 
@@ -292,10 +291,10 @@ static int uet_resp_execute(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 		 * arrives first.
 		 */
 		mr = uet_resp_mr(qp, vh->rkey, IB_ACCESS_REMOTE_WRITE, vh->addr,
-				 vh->msg_len, &err);
+				 vh->msg_len, &delta);
 		if (!mr)
 			return UET_VERR_REM_ACCESS;
-		err = uet_mr_copy_skb(mr, iova, skb, off, len);
+		err = uet_mr_copy_skb(mr, iova + delta, skb, off, len);
 		uet_mr_put(mr);
 		if (err)
 			return UET_VERR_REM_ACCESS;
@@ -307,7 +306,7 @@ static int uet_resp_execute(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 		if (len || vh->offset)
 			return UET_VERR_REM_INV_REQ;
 		mr = uet_resp_mr(qp, vh->rkey, IB_ACCESS_REMOTE_READ, vh->addr,
-				 vh->msg_len, &err);
+				 vh->msg_len, &delta);
 		if (!mr)
 			return UET_VERR_REM_ACCESS;
 		uet_mr_put(mr);
@@ -326,10 +325,11 @@ static int uet_resp_execute(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 		if (uet_req_jobs_full(qp))
 			return UET_VERR_REM_INV_REQ;
 		mr = uet_resp_mr(qp, vh->rkey, IB_ACCESS_REMOTE_ATOMIC, vh->addr,
-				 sizeof(u64), &err);
+				 sizeof(u64), &delta);
 		if (!mr)
 			return UET_VERR_REM_ACCESS;
-		err = uet_mr_atomic(mr, vh->addr, vh->opcode == UET_OP_CMP_SWAP,
+		err = uet_mr_atomic(mr, vh->addr + delta,
+				    vh->opcode == UET_OP_CMP_SWAP,
 				    get_unaligned_be64(buf),
 				    get_unaligned_be64(buf + 8), &job.orig);
 		uet_mr_put(mr);

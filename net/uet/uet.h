@@ -43,6 +43,11 @@
 #define UET_MAX_QPN		0xffff
 #define UET_MAX_QP		(UET_MAX_QPN - UET_MIN_QPN + 1)
 #define UET_MAX_MR		BIT(20)
+/* Window keys take the indices above the regions', so a key says which
+ * it names (as rxe's RXE_MIN_MW_INDEX).
+ */
+#define UET_MIN_MW_INDEX	(UET_MAX_MR + 1)
+#define UET_MAX_MW		BIT(20)
 #define UET_MAX_FAST_REG_PAGES	512
 #define UET_MAX_SRQ		BIT(16)
 #define UET_MAX_CQ		BIT(16)
@@ -67,6 +72,9 @@ struct uet_dev {
 	/* Key index (key >> 8) -> struct uet_mr; readers use RCU + refcount. */
 	struct xarray mrs;
 	u32 mr_next;		/* cyclic key index allocation, under mrs lock */
+	/* Key index -> struct uet_mw, as mrs (mw.c). */
+	struct xarray mws;
+	u32 mw_next;		/* cyclic key index allocation, under mws lock */
 
 	/* mmap offsets handed to userspace, not yet mapped (mmap.c). */
 	spinlock_t mmap_lock;	/* protects pending_mmaps and mmap_offset */
@@ -133,6 +141,12 @@ struct uet_mr {
 	u32 key;		/* the lkey == rkey that lookups accept */
 	int access;		/* IB_ACCESS_*, optional hints stripped */
 	bool valid;		/* fast-reg: registered by a REG_MR WR */
+	/* Windows bound to this region, and deregistration begun: under
+	 * lock, for every type. A region with windows is not deregistered
+	 * (IBA 10.6.7.2.6).
+	 */
+	u32 num_mw;
+	bool dying;
 	u64 iova;
 	u64 length;
 	/* Byte iova lies at offset in page 0 of pages of 1 << page_shift bytes. */
@@ -151,6 +165,23 @@ struct uet_mr {
 	u32 map_offset;
 	u32 map_shift;
 	u32 max_pages;		/* entries in fast_addrs and in map_addrs */
+};
+
+/* A memory window (mw.c). The binding is under lock; lookups in flight
+ * hold ref, as for regions.
+ */
+struct uet_mw {
+	struct ib_mw ibmw;
+	struct uet_dev *udev;
+	refcount_t ref;
+	struct completion free;
+	spinlock_t lock;	/* protects rkey..owner */
+	u32 rkey;		/* the key lookups accept; ibmw.rkey is the user's */
+	int access;		/* UET_MW_ACCESS rights of the binding */
+	u64 addr;
+	u64 length;
+	struct uet_mr *mr;	/* the bound region (a reference), or NULL */
+	u64 owner;		/* type 2: uet_qp.mw_owner of the binding QP */
 };
 
 struct uet_srq {
@@ -254,6 +285,11 @@ struct uet_qp {
 	/* Per-QP counts for netlink, which reads them without owning the engine. */
 	u64 nretx;		/* packets sent again */
 	u64 nrto;		/* retransmit timer expiries */
+	/* Names this QP in the type 2 windows it binds (mw.c): unlike the
+	 * QP's address or QPN, never reused. 0 until its first bind; the
+	 * engine's.
+	 */
+	u64 mw_owner;
 };
 
 static inline struct uet_dev *to_udev(struct ib_device *ibdev)
@@ -274,6 +310,11 @@ static inline struct uet_cq *to_ucq(struct ib_cq *ibcq)
 static inline struct uet_mr *to_umr(struct ib_mr *ibmr)
 {
 	return container_of(ibmr, struct uet_mr, ibmr);
+}
+
+static inline struct uet_mw *to_umw(struct ib_mw *ibmw)
+{
+	return container_of(ibmw, struct uet_mw, ibmw);
 }
 
 static inline struct uet_srq *to_usrq(struct ib_srq *ibsrq)
@@ -360,6 +401,21 @@ int uet_mr_atomic(struct uet_mr *mr, u64 iova, bool cmp_swap, u64 compare_add,
 int uet_mr_fast_reg(struct uet_dev *udev, struct ib_pd *pd,
 		    const struct ib_reg_wr *wr);
 int uet_mr_invalidate(struct uet_dev *udev, struct ib_pd *pd, u32 key);
+int uet_mr_mw_get(struct uet_mr *mr);
+void uet_mr_mw_put(struct uet_mr *mr);
+
+/* mw.c */
+static inline bool uet_key_is_mw(u32 key)
+{
+	return key >> 8 >= UET_MIN_MW_INDEX;
+}
+
+int uet_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata);
+int uet_dealloc_mw(struct ib_mw *ibmw);
+int uet_mw_bind(struct uet_qp *qp, const struct rxe_send_wqe *wqe);
+int uet_mw_invalidate(struct uet_qp *qp, u32 rkey, bool remote);
+struct uet_mr *uet_rkey_get(struct uet_qp *qp, u32 rkey, int access, u64 va,
+			    u64 len, u64 *iova);
 
 /* srq.c */
 int uet_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
