@@ -17,6 +17,29 @@
 #define UET_CQE_SIZE	max(sizeof(struct ib_wc), sizeof(struct ib_uverbs_wc))
 static_assert(sizeof(struct ib_uverbs_wc) == 48);
 
+/* librxe copies a user entry out as struct ibv_wc unchanged, so its
+ * wc_flags must be libibverbs' (enum ibv_wc_flags in rdma-core's
+ * libibverbs/verbs.h), which no kernel header defines: there the
+ * invalidate and checksum bits trade places with ib_verbs.h's. rdma_rxe
+ * copies the kernel's bits, and its users read a remote invalidation as
+ * IBV_WC_IP_CSUM_OK.
+ */
+#define UET_UWC_GRH		BIT(0)
+#define UET_UWC_WITH_IMM	BIT(1)
+#define UET_UWC_IP_CSUM_OK	BIT(2)
+#define UET_UWC_WITH_INV	BIT(3)
+
+/* Flags without a user meaning (SMAC, VLAN, network header type: the
+ * kernel GSI QP's) are left out.
+ */
+static u32 uet_cq_user_flags(int flags)
+{
+	return (flags & IB_WC_GRH ? UET_UWC_GRH : 0) |
+	       (flags & IB_WC_WITH_IMM ? UET_UWC_WITH_IMM : 0) |
+	       (flags & IB_WC_IP_CSUM_OK ? UET_UWC_IP_CSUM_OK : 0) |
+	       (flags & IB_WC_WITH_INVALIDATE ? UET_UWC_WITH_INV : 0);
+}
+
 int uet_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		  struct ib_udata *udata)
 {
@@ -170,7 +193,7 @@ static void uet_cq_write(struct uet_cq *cq, const struct ib_wc *wc)
 	uwc->ex.imm_data = wc->ex.imm_data;
 	uwc->qp_num = wc->qp->qp_num;
 	uwc->src_qp = wc->src_qp;
-	uwc->wc_flags = wc->wc_flags;
+	uwc->wc_flags = uet_cq_user_flags(wc->wc_flags);
 	uwc->pkey_index = wc->pkey_index;
 	uwc->slid = wc->slid;
 	uwc->sl = wc->sl;
