@@ -151,6 +151,7 @@ A, B = "10.0.0.1", "10.0.0.2"
 n = {k: 0 for k in ("undecoded", "a_pkts", "a_probes", "data", "retx",
                     "trimmed", "nack", "nack_trimmed", "ack_ccx",
                     "ack_sack", "sack_psns", "sack_unseen")}
+sample = {}     # kind: the first frame of it, for a decode in the log
 whole = set()   # PSNs that arrived whole so far, in capture order
 unseen = []
 for line in open(sys.argv[1]):
@@ -175,17 +176,21 @@ for line in open(sys.argv[1]):
                 whole.add(int(psns.split(",")[i]))
         elif t == 10 and src == B:
             n["nack"] += 1
-            n["nack_trimmed"] += int(code, 16) == 1
+            if int(code, 16) == 1:
+                n["nack_trimmed"] += 1
+                sample.setdefault("sample_nack_trimmed", frame)
         elif t == 9 and src == B:
             n["ack_ccx"] += 1
             acked = [int(p) for p in sack.split(",") if p]
             n["ack_sack"] += bool(acked)
+            if acked:
+                sample.setdefault("sample_ack_sack", frame)
             n["sack_psns"] += len(acked)
             missing = [p for p in acked if p not in whole]
             n["sack_unseen"] += len(missing)
             if missing and len(unseen) < 5:
                 unseen.append(f"frame {frame} acknowledges {missing}")
-for k, v in n.items():
+for k, v in list(n.items()) + list(sample.items()):
     print(k, v)
 for u in unseen:
     print("#", u)
@@ -223,4 +228,11 @@ step "there was loss, trimming and retransmission" \
 	-a "${D[ack_sack]}" -gt 0
 step "every PSN a SACK bitmap acknowledges arrived whole before the ACK" \
 	bash -c "grep '^#' '$T/counts'; test '${D[sack_unseen]}' -eq 0"
+
+# What a reader of the log can check the decode by: one ACK_CCX with a
+# SACK bitmap and one NACK TRIMMED, in full.
+for k in sample_ack_sack sample_nack_trimmed; do
+	log "decode of frame ${D[$k]} ($k):"
+	log "$(tshark_run -r "$T/uet.pcap" -Y "frame.number == ${D[$k]}" -V -O uet)"
+done
 exit 0
