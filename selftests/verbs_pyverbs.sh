@@ -13,13 +13,12 @@ SUITE=/usr/share/doc/rdma-core/tests
 # Tests passed on uet0 with rdma-core 44 (Debian 12) on the stock kernel,
 # measured for issue 17: 51 in each of four runs (48 before vendor_id,
 # max_pd and ibv_create_cq_ex's flags were fixed), 59 with memory windows
-# (test_mr.MWTest's 7, test_qp_ex_rc_bind_mw). Raise it with each feature
-# that makes more of the suite pass.
-FLOOR=59
-# test_qp_ex_rc_atomic_write posts IBV_WR_ATOMIC_WRITE, which rdma-core
-# 44's rxe provider accepts and uet, like rdma_rxe of Linux 6.1, completes
-# in error: the operation is future work (issue 17), as on rxe.
-KNOWN="test_qp_ex_rc_atomic_write"
+# (test_mr.MWTest's 7, test_qp_ex_rc_bind_mw), 60 with ATOMIC WRITE
+# (test_qp_ex_rc_atomic_write). Raise it with each feature that makes more
+# of the suite pass.
+FLOOR=60
+# Tests allowed to fail or error, by name: none now.
+KNOWN=""
 
 [ -r "$SUITE/run_tests.py" ] || skip "no pyverbs test suite (Debian package python3-pyverbs)"
 python3 -c 'import pyverbs' 2>/dev/null || skip "no pyverbs module (python3-pyverbs)"

@@ -17,6 +17,11 @@
 #include "uet.h"
 #include "wire.h"
 
+/* IB_UVERBS_DEVICE_ATOMIC_WRITE (ib_user_verbs.h, Linux 6.2), not in
+ * 6.1's enum: uverbs hands the flags to userspace whole.
+ */
+#define UET_DEVICE_ATOMIC_WRITE	BIT_ULL(40)
+
 static const char *uet_port_state_name(enum ib_port_state state)
 {
 	return state == IB_PORT_ACTIVE ? "ACTIVE" : "DOWN";
@@ -48,7 +53,8 @@ static int uet_query_device(struct ib_device *ibdev, struct ib_device_attr *attr
 				 IB_DEVICE_SRQ_RESIZE |
 				 IB_DEVICE_MEM_MGT_EXTENSIONS |
 				 IB_DEVICE_MEM_WINDOW |
-				 IB_DEVICE_MEM_WINDOW_TYPE_2B;
+				 IB_DEVICE_MEM_WINDOW_TYPE_2B |
+				 UET_DEVICE_ATOMIC_WRITE;
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	attr->max_send_sge = UET_MAX_SGE;
 	attr->max_recv_sge = UET_MAX_SGE;

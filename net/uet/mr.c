@@ -513,8 +513,8 @@ int uet_mr_lend(struct uet_mr *mr, u64 iova, u32 length, struct sk_buff *skb,
 }
 
 struct uet_atomic_arg {
-	bool cmp_swap;
-	u64 compare_add;
+	enum uet_atomic_op op;
+	u64 value;
 	u64 swap;
 	u64 orig;
 };
@@ -533,23 +533,30 @@ static int uet_atomic_chunk(struct page *page, void *va, u32 done, u32 len,
 	/* A fast-reg iova need not share the alignment of its pages. */
 	if (len != sizeof(u64) || !IS_ALIGNED((uintptr_t)va, sizeof(u64)))
 		return -EINVAL;
-	if (a->cmp_swap) {
-		a->orig = cmpxchg64(word, a->compare_add, a->swap);
-		return 0;
+	switch (a->op) {
+	case UET_ATOMIC_CMP_SWAP:
+		a->orig = cmpxchg64(word, a->value, a->swap);
+		break;
+	case UET_ATOMIC_FETCH_ADD:
+		old = READ_ONCE(*word);
+		while (!try_cmpxchg64(word, &old, old + a->value))
+			;
+		a->orig = old;
+		break;
+	case UET_ATOMIC_WRITE:
+		WRITE_ONCE(*word, a->value);
+		break;
 	}
-	old = READ_ONCE(*word);
-	while (!try_cmpxchg64(word, &old, old + a->compare_add))
-		;
-	a->orig = old;
 	return 0;
 }
 
-int uet_mr_atomic(struct uet_mr *mr, u64 iova, bool cmp_swap, u64 compare_add,
-		  u64 swap, u64 *orig)
+/* orig may be NULL for UET_ATOMIC_WRITE, which has no original value. */
+int uet_mr_atomic(struct uet_mr *mr, u64 iova, enum uet_atomic_op op,
+		  u64 value, u64 swap, u64 *orig)
 {
 	struct uet_atomic_arg a = {
-		.cmp_swap = cmp_swap,
-		.compare_add = compare_add,
+		.op = op,
+		.value = value,
 		.swap = swap,
 	};
 	int err;
@@ -557,7 +564,7 @@ int uet_mr_atomic(struct uet_mr *mr, u64 iova, bool cmp_swap, u64 compare_add,
 	if (!IS_ALIGNED(iova, sizeof(u64)))
 		return -EINVAL;
 	err = uet_mr_walk(mr, iova, sizeof(u64), uet_atomic_chunk, &a);
-	if (!err)
+	if (!err && orig)
 		*orig = a.orig;
 	return err;
 }

@@ -2,8 +2,8 @@
 /*
  * The send opcodes an RC requester takes: those rdma_rxe takes for RC
  * from the same user ABI (rxe_wr_opcode_info[] in rxe_opcode.c), less
- * the ones uet does not implement yet (atomic write, flush: they
- * complete with IB_WC_LOC_QP_OP_ERR).
+ * flush, which uet does not implement yet (it completes with
+ * IB_WC_LOC_QP_OP_ERR).
  */
 #include <kunit/visibility.h>
 #include <linux/export.h>
@@ -56,6 +56,11 @@ static const struct uet_wr_op uet_wr_ops[] = {
 	[IB_WR_BIND_MW] = {
 		.wc = IB_WC_BIND_MW,
 		.flags = UET_WR_LOCAL,
+	},
+	/* Linux 6.1 has no kernel WR for it: only users' rings carry it. */
+	[UET_WR_ATOMIC_WRITE] = {
+		.wire = UET_OP_ATOMIC_WRITE, .wc = UET_WC_ATOMIC_WRITE,
+		.flags = UET_WR_WQE_DATA | UET_WR_PLACED_AFTER,
 	},
 };
 

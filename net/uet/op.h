@@ -23,6 +23,20 @@
 #define UET_WR_ANSWERED		BIT(4)
 /* An 8-byte atomic: one SGE of 8 bytes for the original value. */
 #define UET_WR_ATOMIC		BIT(5)
+/* Its 8 bytes of data travel in the WQE itself (dma.atomic_wr). */
+#define UET_WR_WQE_DATA		BIT(6)
+/* Starts only once every packet sent before it is acknowledged, that is
+ * placed: uet places packets as they arrive, and an ATOMIC WRITE is the
+ * flag that tells a reader the data before it has landed.
+ */
+#define UET_WR_PLACED_AFTER	BIT(7)
+
+/* Not in Linux 6.1's enums: the values of IB_UVERBS_WR_ATOMIC_WRITE and
+ * IB_UVERBS_WC_ATOMIC_WRITE (ib_user_verbs.h, Linux 6.2), which
+ * rdma-core's IBV_WR_ATOMIC_WRITE and IBV_WC_ATOMIC_WRITE carry.
+ */
+#define UET_WR_ATOMIC_WRITE	15
+#define UET_WC_ATOMIC_WRITE	9
 
 /**
  * struct uet_wr_op - what the requester does with one send opcode

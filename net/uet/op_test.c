@@ -16,7 +16,7 @@ static void uet_wr_op_taken_test(struct kunit *test)
 		IB_WR_RDMA_WRITE, IB_WR_RDMA_WRITE_WITH_IMM, IB_WR_SEND,
 		IB_WR_SEND_WITH_IMM, IB_WR_SEND_WITH_INV, IB_WR_RDMA_READ,
 		IB_WR_ATOMIC_CMP_AND_SWP, IB_WR_ATOMIC_FETCH_AND_ADD,
-		IB_WR_LOCAL_INV, IB_WR_BIND_MW,
+		IB_WR_LOCAL_INV, IB_WR_BIND_MW, UET_WR_ATOMIC_WRITE,
 	};
 	u32 i, n = 0;
 
@@ -76,6 +76,8 @@ static void uet_wr_op_each_test(struct kunit *test)
 /* What the IBA says of particular opcodes. */
 static void uet_wr_op_named_test(struct kunit *test)
 {
+	const struct uet_wr_op *op;
+
 	/* A receive WQE for exactly the SENDs and the WRITE's immediate. */
 	KUNIT_EXPECT_TRUE(test, uet_wr_op(IB_WR_SEND, true)->flags & UET_WR_RECV);
 	KUNIT_EXPECT_TRUE(test, uet_wr_op(IB_WR_SEND_WITH_INV, true)->flags & UET_WR_RECV);
@@ -95,6 +97,14 @@ static void uet_wr_op_named_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, uet_wr_op(IB_WR_BIND_MW, true)->wc, IB_WC_BIND_MW);
 	KUNIT_EXPECT_EQ(test, uet_wr_op(IB_WR_LOCAL_INV, true)->wc,
 			IB_WC_LOCAL_INV);
+	/* ATOMIC WRITE: 8 bytes of the WQE's, a flag that lands only after
+	 * what was sent before it, answered by an ACK as a WRITE is.
+	 */
+	op = uet_wr_op(UET_WR_ATOMIC_WRITE, true);
+	KUNIT_ASSERT_NOT_NULL(test, op);
+	KUNIT_EXPECT_EQ(test, op->wc, UET_WC_ATOMIC_WRITE);
+	KUNIT_EXPECT_EQ(test, op->wire, UET_OP_ATOMIC_WRITE);
+	KUNIT_EXPECT_EQ(test, op->flags, UET_WR_WQE_DATA | UET_WR_PLACED_AFTER);
 }
 
 static struct kunit_case uet_op_cases[] = {

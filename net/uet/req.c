@@ -140,6 +140,8 @@ void uet_req_reset(struct uet_qp *qp)
 
 static bool uet_req_is_inline(const struct uet_swqe *w)
 {
+	if (w->op->flags & UET_WR_WQE_DATA)
+		return true;
 	return (w->op->flags & UET_WR_INLINE) &&
 	       (w->wqe.wr.send_flags & IB_SEND_INLINE);
 }
@@ -187,7 +189,10 @@ static void uet_req_fetch(struct uet_qp *qp)
 			w->status = IB_WC_LOC_QP_OP_ERR;
 			continue;
 		}
-		if (uet_req_is_inline(w)) {
+		if (w->op->flags & UET_WR_WQE_DATA) {
+			/* The WQE holds 8 bytes, whatever its length says. */
+			length = sizeof(u64);
+		} else if (uet_req_is_inline(w)) {
 			length = wqe->dma.length;
 			if (length > qp->cap.max_inline_data)
 				w->status = IB_WC_LOC_LEN_ERR;
@@ -732,6 +737,11 @@ static bool uet_req_may_start(struct uet_qp *qp, struct uet_swqe *w)
 		return false;
 	if ((w->wqe.wr.send_flags & IB_SEND_FENCE) && req->rd_atomic)
 		return false;
+	/* The last packet before it asks for an ACK at once. */
+	if ((w->op->flags & UET_WR_PLACED_AFTER) && qp->tx.una != qp->tx.nxt) {
+		req->need_ack = true;
+		return false;
+	}
 	if (w->consumes_rmsg && req->rmsg >= UET_RMSG_MAX)
 		return false;
 	return true;

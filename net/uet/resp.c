@@ -329,7 +329,8 @@ static int uet_resp_execute(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 		if (!mr)
 			return UET_VERR_REM_ACCESS;
 		err = uet_mr_atomic(mr, vh->addr + delta,
-				    vh->opcode == UET_OP_CMP_SWAP,
+				    vh->opcode == UET_OP_CMP_SWAP ?
+				    UET_ATOMIC_CMP_SWAP : UET_ATOMIC_FETCH_ADD,
 				    get_unaligned_be64(buf),
 				    get_unaligned_be64(buf + 8), &job.orig);
 		uet_mr_put(mr);
@@ -338,6 +339,22 @@ static int uet_resp_execute(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 		job.opcode = UET_OP_ATOMIC_RESP;
 		job.seq = vh->msn;
 		return uet_req_queue_job(qp, &job) ? UET_VERR_REM_OP : 0;
+
+	case UET_OP_ATOMIC_WRITE:
+		/* IBA 1.5 (memory placement extensions): 8 bytes to an
+		 * aligned address, by remote write right, as rdma_rxe checks.
+		 */
+		if (len != sizeof(u64) || vh->msg_len != sizeof(u64) ||
+		    vh->offset || skb_copy_bits(skb, off, buf, sizeof(u64)))
+			return UET_VERR_REM_INV_REQ;
+		mr = uet_resp_mr(qp, vh->rkey, IB_ACCESS_REMOTE_WRITE, vh->addr,
+				 sizeof(u64), &delta);
+		if (!mr)
+			return UET_VERR_REM_ACCESS;
+		err = uet_mr_atomic(mr, vh->addr + delta, UET_ATOMIC_WRITE,
+				    get_unaligned((u64 *)buf), 0, NULL);
+		uet_mr_put(mr);
+		return err ? UET_VERR_REM_INV_REQ : 0;
 
 	default:
 		return UET_VERR_REM_INV_REQ;

@@ -396,8 +396,14 @@ int uet_mr_copy_skb(struct uet_mr *mr, u64 iova, const struct sk_buff *skb,
  */
 int uet_mr_lend(struct uet_mr *mr, u64 iova, u32 length, struct sk_buff *skb,
 		struct page_frag_cache *pfc);
-int uet_mr_atomic(struct uet_mr *mr, u64 iova, bool cmp_swap, u64 compare_add,
-		  u64 swap, u64 *orig);
+enum uet_atomic_op {
+	UET_ATOMIC_CMP_SWAP,
+	UET_ATOMIC_FETCH_ADD,
+	UET_ATOMIC_WRITE,	/* one 8-byte store: no reader sees half */
+};
+
+int uet_mr_atomic(struct uet_mr *mr, u64 iova, enum uet_atomic_op op,
+		  u64 value, u64 swap, u64 *orig);
 int uet_mr_fast_reg(struct uet_dev *udev, struct ib_pd *pd,
 		    const struct ib_reg_wr *wr);
 int uet_mr_invalidate(struct uet_dev *udev, struct ib_pd *pd, u32 key);

@@ -259,7 +259,8 @@ enum uet_op {
 	UET_OP_CMP_SWAP = 8,
 	UET_OP_FETCH_ADD = 9,
 	UET_OP_ATOMIC_RESP = 10,
-	UET_OP_MAX = UET_OP_ATOMIC_RESP,
+	UET_OP_ATOMIC_WRITE = 11,
+	UET_OP_MAX = UET_OP_ATOMIC_WRITE,
 };
 
 #define UET_VF_SOLICITED	0x01	/* solicited event on the receive CQE */

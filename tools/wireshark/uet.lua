@@ -59,6 +59,7 @@ local opcodes = {
 	[1] = "SEND", [2] = "SEND_IMM", [3] = "SEND_INV", [4] = "WRITE",
 	[5] = "WRITE_IMM", [6] = "READ_REQ", [7] = "READ_RESP",
 	[8] = "CMP_SWAP", [9] = "FETCH_ADD", [10] = "ATOMIC_RESP",
+	[11] = "ATOMIC_WRITE",
 }
 local cc_types = { [0] = "NSCC" }
 

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * verbs_atomic_write: IBV_WR_ATOMIC_WRITE (IBA 1.5, memory placement
+ * extensions) between two RDMA devices in one process, connected by
+ * their GIDs as verbs_mw does.
+ *
+ *   verbs_atomic_write DEV_A GID_INDEX_A DEV_B GID_INDEX_B ROUNDS
+ *
+ * Each round A writes DATA_LEN bytes of the round's pattern into B's
+ * region with an RDMA WRITE, then the round number into B's flag word
+ * with an ATOMIC WRITE: the flag a reader polls to know the data has
+ * landed. B's side of this process polls the flag and, the moment it
+ * reads the round, checks every byte of the data: uet places packets in
+ * any order, so this holds only if the ATOMIC WRITE waits for the data
+ * before it. Both WRs complete with success (the second as
+ * IBV_WC_ATOMIC_WRITE). Then an ATOMIC WRITE to an address that is not
+ * 8-byte aligned fails with IBV_WC_REM_INV_REQ_ERR and one through a
+ * region without remote write with IBV_WC_REM_ACCESS_ERR, neither
+ * changing a byte; and query_device_ex reports the capability. Prints one
+ * line per check; exits 0 when all passed, 1 otherwise.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <infiniband/verbs.h>
+
+#include "verbs_util.h"
+
+#define PAGE		4096
+#define DATA_LEN	(256 * 1024)
+/* B's region: the data, then the flag word. */
+#define FLAG_OFF	DATA_LEN
+#define REGION_LEN	(DATA_LEN + PAGE)
+#define TIMEOUT_S	30
+/* IB_UVERBS_DEVICE_ATOMIC_WRITE (Linux 6.2's ib_user_verbs.h). */
+#define DEVICE_ATOMIC_WRITE	(1ULL << 40)
+
+struct side {
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_mr *mr;
+	uint8_t *buf;
+	union ibv_gid gid;
+	int gid_index;
+	struct ibv_qp *qp;
+};
+
+static int failures;
+
+static void check(bool ok, const char *what)
+{
+	vu_check(&failures, ok, what);
+}
+
+#define die vu_die
+
+static void side_init(struct side *s, const char *dev, int gid_index)
+{
+	s->gid_index = gid_index;
+	s->ctx = vu_open(dev);
+	if (ibv_query_gid(s->ctx, 1, gid_index, &s->gid))
+		die("ibv_query_gid");
+	s->pd = ibv_alloc_pd(s->ctx);
+	s->cq = ibv_create_cq(s->ctx, 16, NULL, NULL, 0);
+	s->buf = aligned_alloc(PAGE, REGION_LEN);
+	if (!s->pd || !s->cq || !s->buf)
+		die("ibv_alloc_pd, ibv_create_cq or aligned_alloc");
+	memset(s->buf, 0, REGION_LEN);
+	s->mr = ibv_reg_mr(s->pd, s->buf, REGION_LEN,
+			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+	if (!s->mr)
+		die("ibv_reg_mr");
+}
+
+/* An RC QP that takes RDMA WRITE and ATOMIC WRITE through ibv_wr_*. */
+static struct ibv_qp *qp_ex(struct side *s)
+{
+	struct ibv_qp_init_attr_ex init = {
+		.send_cq = s->cq,
+		.recv_cq = s->cq,
+		.cap = { .max_send_wr = 8, .max_recv_wr = 1,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+		.qp_type = IBV_QPT_RC,
+		.sq_sig_all = 1,
+		.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+		.pd = s->pd,
+		.send_ops_flags = IBV_QP_EX_WITH_RDMA_WRITE |
+				  IBV_QP_EX_WITH_ATOMIC_WRITE,
+	};
+
+	return ibv_create_qp_ex(s->ctx, &init);
+}
+
+static void pair_new(struct side *a, struct side *b)
+{
+	struct vu_conn c;
+
+	if (a->qp && (ibv_destroy_qp(a->qp) || ibv_destroy_qp(b->qp)))
+		die("ibv_destroy_qp");
+	vu_drain(a->cq);
+	vu_drain(b->cq);
+	a->qp = qp_ex(a);
+	b->qp = qp_ex(b);
+	if (!a->qp || !b->qp)
+		die("ibv_create_qp_ex");
+	c = vu_conn(b->qp->qp_num, &b->gid, a->gid_index, 0);
+	if (vu_rc_connect(a->qp, &c))
+		die("A: INIT, RTR or RTS");
+	c = vu_conn(a->qp->qp_num, &a->gid, b->gid_index,
+		    IBV_ACCESS_REMOTE_WRITE);
+	if (vu_rc_connect(b->qp, &c))
+		die("B: INIT, RTR or RTS");
+}
+
+/* The next completion of cq, or a status of -1 after TIMEOUT_S. */
+static struct ibv_wc wait_wc(struct ibv_cq *cq)
+{
+	time_t end = time(NULL) + TIMEOUT_S;
+	struct ibv_wc wc = { .status = -1 };
+	int n;
+
+	while (time(NULL) < end) {
+		n = ibv_poll_cq(cq, 1, &wc);
+		if (n < 0)
+			break;
+		if (n)
+			return wc;
+	}
+	wc.status = -1;
+	return wc;
+}
+
+/* Post, through the ibv_wr_* API: the round's WRITE of DATA_LEN bytes
+ * (unless write is false), then ATOMIC WRITE of value at raddr.
+ */
+static void post(struct side *a, bool write, uint64_t raddr, uint32_t rkey,
+		 uint64_t value)
+{
+	struct ibv_qp_ex *qpx = ibv_qp_to_qp_ex(a->qp);
+
+	ibv_wr_start(qpx);
+	if (write) {
+		qpx->wr_id = 1;
+		ibv_wr_rdma_write(qpx, rkey, raddr - FLAG_OFF);
+		ibv_wr_set_sge(qpx, a->mr->lkey, (uintptr_t)a->buf, DATA_LEN);
+	}
+	qpx->wr_id = 2;
+	ibv_wr_atomic_write(qpx, rkey, raddr, &value);
+	if (ibv_wr_complete(qpx))
+		die("ibv_wr_complete");
+}
+
+/* B's flag word, read as a reader on B's host reads it. */
+static uint64_t flag(const struct side *b, size_t off)
+{
+	return __atomic_load_n((const uint64_t *)(b->buf + off),
+			       __ATOMIC_ACQUIRE);
+}
+
+static uint8_t pattern(unsigned int round, size_t i)
+{
+	return (uint8_t)(round * 131 + i * 7 + (i >> 9));
+}
+
+/* One round: true if the data was whole when the flag said round. */
+static bool round_trip(struct side *a, struct side *b, unsigned int round,
+		       bool *completed)
+{
+	static uint8_t seen[DATA_LEN];
+	time_t end = time(NULL) + TIMEOUT_S;
+	struct ibv_wc w1, w2;
+	bool whole = true;
+	size_t i;
+
+	for (i = 0; i < DATA_LEN; i++)
+		a->buf[i] = pattern(round, i);
+	post(a, true, (uintptr_t)b->buf + FLAG_OFF, b->mr->rkey, round);
+	while (flag(b, FLAG_OFF) != round && time(NULL) < end)
+		;
+	/* What the data held when the flag was seen, before more lands. */
+	memcpy(seen, b->buf, DATA_LEN);
+	if (flag(b, FLAG_OFF) != round)
+		whole = false;
+	for (i = 0; whole && i < DATA_LEN; i++)
+		whole = seen[i] == pattern(round, i);
+	w1 = wait_wc(a->cq);
+	w2 = wait_wc(a->cq);
+	*completed = w1.status == IBV_WC_SUCCESS && w1.wr_id == 1 &&
+		     w1.opcode == IBV_WC_RDMA_WRITE &&
+		     w2.status == IBV_WC_SUCCESS && w2.wr_id == 2 &&
+		     w2.opcode == IBV_WC_ATOMIC_WRITE;
+	return whole;
+}
+
+int main(int argc, char **argv)
+{
+	struct ibv_device_attr_ex dattr = {};
+	unsigned int round, rounds, whole = 0, completed = 0;
+	struct side a = { 0 }, b = { 0 };
+	struct ibv_mr *ro;
+	struct ibv_wc wc;
+	char what[128];
+	bool done;
+
+	if (argc != 6 || atoi(argv[5]) < 1) {
+		fprintf(stderr,
+			"usage: %s DEV_A GID_INDEX_A DEV_B GID_INDEX_B ROUNDS\n",
+			argv[0]);
+		return 2;
+	}
+	rounds = atoi(argv[5]);
+	side_init(&a, argv[1], atoi(argv[2]));
+	side_init(&b, argv[3], atoi(argv[4]));
+	check(!ibv_query_device_ex(a.ctx, NULL, &dattr) &&
+	      (dattr.device_cap_flags_ex & DEVICE_ATOMIC_WRITE),
+	      "query_device_ex reports ATOMIC WRITE");
+
+	pair_new(&a, &b);
+	for (round = 1; round <= rounds; round++) {
+		whole += round_trip(&a, &b, round, &done);
+		completed += done;
+	}
+	snprintf(what, sizeof(what),
+		 "%u of %u rounds: the %d KiB WRITE was whole when the ATOMIC WRITE's flag landed",
+		 whole, rounds, DATA_LEN / 1024);
+	check(whole == rounds, what);
+	snprintf(what, sizeof(what),
+		 "%u of %u rounds: WRITE and ATOMIC WRITE completed with success",
+		 completed, rounds);
+	check(completed == rounds, what);
+
+	/* Errors end the QP: a fresh pair for each. */
+	pair_new(&a, &b);
+	memset(b.buf + FLAG_OFF, 0x5a, 16);
+	post(&a, false, (uintptr_t)b.buf + FLAG_OFF + 4, b.mr->rkey,
+	     UINT64_MAX);
+	wc = wait_wc(a.cq);
+	check(wc.status == IBV_WC_REM_INV_REQ_ERR,
+	      "ATOMIC WRITE to an address not 8-byte aligned: remote invalid request");
+	check(b.buf[FLAG_OFF] == 0x5a && b.buf[FLAG_OFF + 15] == 0x5a &&
+	      !memcmp(b.buf + FLAG_OFF, b.buf + FLAG_OFF + 1, 15),
+	      "the misaligned ATOMIC WRITE changed no byte");
+
+	ro = ibv_reg_mr(b.pd, b.buf + FLAG_OFF, PAGE, IBV_ACCESS_LOCAL_WRITE);
+	if (!ro)
+		die("ibv_reg_mr");
+	pair_new(&a, &b);
+	post(&a, false, (uintptr_t)b.buf + FLAG_OFF, ro->rkey, UINT64_MAX);
+	wc = wait_wc(a.cq);
+	check(wc.status == IBV_WC_REM_ACCESS_ERR,
+	      "ATOMIC WRITE through a region without remote write: remote access error");
+	check(b.buf[FLAG_OFF] == 0x5a,
+	      "the refused ATOMIC WRITE changed no byte");
+
+	if (ibv_destroy_qp(a.qp) || ibv_destroy_qp(b.qp) || ibv_dereg_mr(ro) ||
+	    ibv_dereg_mr(a.mr) || ibv_dereg_mr(b.mr) ||
+	    ibv_destroy_cq(a.cq) || ibv_destroy_cq(b.cq) ||
+	    ibv_dealloc_pd(a.pd) || ibv_dealloc_pd(b.pd) ||
+	    ibv_close_device(a.ctx) || ibv_close_device(b.ctx))
+		die("teardown");
+	free(a.buf);
+	free(b.buf);
+	printf("%d checks failed\n", failures);
+	return failures ? 1 : 0;
+}
