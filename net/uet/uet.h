@@ -290,6 +290,12 @@ struct uet_qp {
 	 * engine's.
 	 */
 	u64 mw_owner;
+	/* UD and GSI (ud.c): the engine's copies of the send and receive
+	 * WQE it works on, one ring slot each: a user may rewrite the ring
+	 * while the engine reads it.
+	 */
+	struct rxe_send_wqe *ud_swqe;
+	struct rxe_recv_wqe *ud_rwqe;
 };
 
 static inline struct uet_dev *to_udev(struct ib_device *ibdev)
