@@ -590,6 +590,9 @@ int uet_ud_modify_qp(struct uet_qp *qp, struct ib_qp_attr *attr, int mask)
 	spin_lock_irqsave(&qp->state_lock, flags);
 	if (mask & IB_QP_QKEY)
 		WRITE_ONCE(qp->qkey, attr->qkey);
+	/* Datagrams carry no PSN; kept for query_qp, as rdma_rxe does. */
+	if (mask & IB_QP_SQ_PSN)
+		qp->sq_psn = attr->sq_psn & 0xffffff;
 	if (mask & IB_QP_STATE) {
 		trace_uet_qp_state(qp->udev->ibdev.index, qp->ibqp.qp_num,
 				   qp->state, new);
@@ -633,6 +636,7 @@ void uet_ud_query_qp(struct uet_qp *qp, struct ib_qp_attr *attr,
 	attr->qp_state = qp->state;
 	attr->cur_qp_state = qp->state;
 	attr->qkey = qp->qkey;
+	attr->sq_psn = qp->sq_psn;
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 	attr->path_mtu = uet_ib_mtu(READ_ONCE(qp->udev->ndev->mtu));
 	attr->cap = qp->cap;

@@ -225,6 +225,7 @@ struct uet_qp {
 	bool sq_draining;	/* SQD requested */
 	u32 dest_qpn;
 	u32 rq_psn;		/* as set by modify_qp, reported by query_qp */
+	u32 sq_psn;		/* the same, of UD QPs (RC reports its PDC's) */
 	u32 mtu;		/* path MTU in payload bytes */
 	u32 seg;		/* payload bytes of an RC data packet (uet_rc_seg()) */
 	struct uet_addrs addrs;
