@@ -431,10 +431,11 @@ int uet_ud_post_send(struct uet_qp *qp, const struct ib_send_wr *wr,
 	unsigned long flags;
 	int err = 0;
 
-	/* librxe's doorbell: the WQEs are in the ring already, and wait
-	 * there until the QP is in RTS.
+	/* librxe's doorbell: the WQEs are in the ring already. Before RTS
+	 * it fails, as rdma_rxe's does (IBA: nothing may be posted to the
+	 * send queue then), and the move to RTS discards what librxe wrote.
 	 */
-	if (qp->is_user) {
+	if (qp->is_user && state >= IB_QPS_RTS) {
 		uet_engine_run_task(&qp->eng);
 		return 0;
 	}
@@ -607,6 +608,9 @@ int uet_ud_modify_qp(struct uet_qp *qp, struct ib_qp_attr *attr, int mask)
 		mutex_unlock(&qp->ctl_lock);
 		return 0;
 	}
+	/* Sends a user wrote before RTS were refused at their doorbell. */
+	if (new == IB_QPS_RTS && cur < IB_QPS_RTS)
+		uet_queue_discard(&qp->sq);
 	/* Sends leave as a pass takes them: with none running, none is in
 	 * flight and the SQ is drained.
 	 */
