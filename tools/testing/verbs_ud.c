@@ -19,13 +19,14 @@
  * - a send longer than the path MTU, an RDMA WRITE, a QPN over 16 bits
  *   complete in error and move the QP to SQE, which flushes what follows
  *   until the QP is moved back to RTS (IBA: UD send errors);
- * - WQEs rewritten in the ring after librxe wrote them (posted while the
- *   QP waits in RTR, changed, then the QP moved to RTS): the kernel takes
- *   the length from the SGEs, never from dma.length, and fails too many
- *   SGEs, inline data over the QP's limit, an unknown opcode, an address
- *   vector of another port, of no network type or with a source address
- *   that is not the device's; a receive WQE with too many SGEs fails and
- *   moves its QP to ERR.
+ * - WQEs written into the ring as librxe writes them, but past its
+ *   checks: the kernel takes the length from the SGEs, never from
+ *   dma.length, and fails too many SGEs, inline data over the QP's
+ *   limit, an unknown opcode, an address vector of another port, of no
+ *   network type or with a source address that is not the device's; a
+ *   receive WQE rewritten to too many SGEs fails and moves its QP to ERR;
+ * - a send posted before RTS fails (EINVAL, as on rdma_rxe) and is not
+ *   sent later.
  * Exits 1 if a check failed.
  */
 #include <arpa/inet.h>
@@ -413,9 +414,11 @@ static void check_send_errors(struct end *a, struct end *b)
 
 /* The slot of the WQE whose wr_id is id, in a ring this process maps:
  * slots follow the 384-byte header, each a power of two of 64 bytes or
- * more, and begin with the wr_id.
+ * more, and begin with the wr_id. A send WQE (ring set) has its opcode at
+ * byte 12, where the completion of the same wr_id in a CQ has 0
+ * (IBV_WC_SEND). *ring: where the ring's header is.
  */
-static void *find_slot(uint64_t id)
+static void *find_slot(uint64_t id, struct rxe_queue_buf **ring)
 {
 	char line[512];
 	unsigned long lo, hi, off;
@@ -429,8 +432,11 @@ static void *find_slot(uint64_t id)
 		    sscanf(line, "%lx-%lx", &lo, &hi) != 2)
 			continue;
 		for (off = 384; off + 8 <= hi - lo; off += 64)
-			if (*(uint64_t *)(lo + off) == id) {
+			if (*(uint64_t *)(lo + off) == id &&
+			    (!ring || *(uint32_t *)(lo + off + 12) == IBV_WR_SEND)) {
 				slot = (void *)(lo + off);
+				if (ring)
+					*ring = (struct rxe_queue_buf *)lo;
 				break;
 			}
 	}
@@ -444,23 +450,46 @@ enum tamper {
 	T_LENGTH, T_NUM_SGE, T_INLINE, T_OPCODE, T_PORT, T_NETTYPE, T_SGID,
 };
 
-/* A send of 64 bytes from c (in RTR) to b, rewritten in the ring as t
- * says; then c goes to RTS and the WQE is taken.
+/* A send queue and a WQE librxe wrote there, to write others like it. */
+struct sq {
+	struct rxe_queue_buf *ring;
+	uint32_t elem;
+	uint8_t *tmpl;
+};
+
+/* wqe written into the next slot of the ring, the producer index moved on
+ * and the doorbell rung, as librxe does, but without its checks.
  */
-static bool tampered_send(struct end *c, struct end *b, enum tamper t,
-			  enum ibv_wc_status want)
+static void inject(struct end *c, struct sq *sq, const void *wqe)
 {
+	struct rxe_queue_buf *q = sq->ring;
+	uint32_t prod = __atomic_load_n(&q->producer_index, __ATOMIC_ACQUIRE);
+
+	memcpy(q->data + (size_t)(prod & q->index_mask) * sq->elem, wqe, sq->elem);
+	__atomic_store_n(&q->producer_index, (prod + 1) & q->index_mask,
+			 __ATOMIC_RELEASE);
+	vu_doorbell(c->qp);
+}
+
+/* A copy of the template, a send of 64 bytes from c to b, rewritten as
+ * t says, put in c's ring.
+ */
+static bool tampered_send(struct end *c, struct sq *sq, struct end *b,
+			  enum tamper t, enum ibv_wc_status want)
+{
+	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_RTS, .cur_qp_state = IBV_QPS_SQE };
 	uint64_t sid = next_id++, rid = next_id++;
-	struct ibv_sge ss = sge_at(0, 64), rs = sge_at(BUF / 2, GRH + 64);
-	struct rxe_send_wqe *wqe;
+	struct ibv_sge rs = sge_at(BUF / 2, GRH + 64);
+	struct rxe_send_wqe *wqe = malloc(sq->elem);
 	bool ok;
 
-	bring_up(c->qp, false);
+	if (!wqe)
+		die("malloc");
+	memcpy(wqe, sq->tmpl, sq->elem);
+	wqe->wr.wr_id = sid;
 	fill(0, 64);
 	if (want == IBV_WC_SUCCESS)
 		post_recv(b, rid, &rs, 1);
-	post_send(c, sid, &ss, 1, IBV_WR_SEND, 0, 0, b->qp->qp_num, QKEY);
-	wqe = find_slot(sid);
 	switch (t) {
 	case T_LENGTH:
 		/* rdma_rxe would send 60000 bytes of whatever follows. */
@@ -489,15 +518,19 @@ static bool tampered_send(struct end *c, struct end *b, enum tamper t,
 			htonl(0x0a090909);
 		break;
 	}
-	if (modify(c->qp, IBV_QPS_RTS))
-		die("RTR -> RTS");
+	inject(c, sq, wqe);
+	free(wqe);
 	ok = send_done(c, sid, want);
 	if (ok && want == IBV_WC_SUCCESS)
 		ok = recv_done(b, c, rid, buf + BUF / 2, 64, false, 0,
 			       buf + BUF / 2 + GRH, buf);
-	if (ok && want != IBV_WC_SUCCESS && qp_state(c->qp) != IBV_QPS_SQE) {
-		printf("# the QP is in state %d, not SQE\n", qp_state(c->qp));
-		ok = false;
+	if (ok && want != IBV_WC_SUCCESS) {
+		if (qp_state(c->qp) != IBV_QPS_SQE) {
+			printf("# the QP is in state %d, not SQE\n", qp_state(c->qp));
+			ok = false;
+		}
+		if (ibv_modify_qp(c->qp, &attr, IBV_QP_STATE | IBV_QP_CUR_STATE))
+			die("SQE -> RTS");
 	}
 	return ok;
 }
@@ -505,21 +538,71 @@ static bool tampered_send(struct end *c, struct end *b, enum tamper t,
 static void check_tampered(struct end *b)
 {
 	struct end c = ud_end();
+	struct sq sq;
+	uint8_t *slot;
+	uint64_t id;
 
-	vu_check(&failures, tampered_send(&c, b, T_LENGTH, IBV_WC_SUCCESS),
+	/* A send as librxe writes it, the template of the others. */
+	id = next_id;
+	if (!one_send(&c, b, 64, IBV_WR_SEND, 0))
+		die("the template send failed");
+	slot = find_slot(id, &sq.ring);
+	sq.elem = 1u << sq.ring->log2_elem_size;
+	sq.tmpl = malloc(sq.elem);
+	if (!sq.tmpl)
+		die("malloc");
+	memcpy(sq.tmpl, slot, sq.elem);
+
+	vu_check(&failures, tampered_send(&c, &sq, b, T_LENGTH, IBV_WC_SUCCESS),
 		 "ring: dma.length 60000 over a 64-byte SGE: 64 bytes sent");
-	vu_check(&failures, tampered_send(&c, b, T_NUM_SGE, IBV_WC_LOC_QP_OP_ERR),
+	vu_check(&failures, tampered_send(&c, &sq, b, T_NUM_SGE, IBV_WC_LOC_QP_OP_ERR),
 		 "ring: 1000 SGEs: IBV_WC_LOC_QP_OP_ERR, SQE");
-	vu_check(&failures, tampered_send(&c, b, T_INLINE, IBV_WC_LOC_LEN_ERR),
+	vu_check(&failures, tampered_send(&c, &sq, b, T_INLINE, IBV_WC_LOC_LEN_ERR),
 		 "ring: 1000 bytes inline: IBV_WC_LOC_LEN_ERR, SQE");
-	vu_check(&failures, tampered_send(&c, b, T_OPCODE, IBV_WC_LOC_QP_OP_ERR),
+	vu_check(&failures, tampered_send(&c, &sq, b, T_OPCODE, IBV_WC_LOC_QP_OP_ERR),
 		 "ring: opcode 0x102: IBV_WC_LOC_QP_OP_ERR, SQE");
-	vu_check(&failures, tampered_send(&c, b, T_PORT, IBV_WC_LOC_QP_OP_ERR),
+	vu_check(&failures, tampered_send(&c, &sq, b, T_PORT, IBV_WC_LOC_QP_OP_ERR),
 		 "ring: address vector of port 2: IBV_WC_LOC_QP_OP_ERR, SQE");
-	vu_check(&failures, tampered_send(&c, b, T_NETTYPE, IBV_WC_LOC_QP_OP_ERR),
+	vu_check(&failures, tampered_send(&c, &sq, b, T_NETTYPE, IBV_WC_LOC_QP_OP_ERR),
 		 "ring: address vector of network type 7: IBV_WC_LOC_QP_OP_ERR, SQE");
-	vu_check(&failures, tampered_send(&c, b, T_SGID, IBV_WC_LOC_QP_OP_ERR),
+	vu_check(&failures, tampered_send(&c, &sq, b, T_SGID, IBV_WC_LOC_QP_OP_ERR),
 		 "ring: source address 10.9.9.9: IBV_WC_LOC_QP_OP_ERR, SQE");
+	vu_check(&failures, tampered_send(&c, &sq, b, T_LENGTH, IBV_WC_SUCCESS),
+		 "the QP sends again after the last error");
+	free(sq.tmpl);
+	if (ibv_destroy_qp(c.qp) || ibv_destroy_cq(c.cq))
+		die("destroy");
+}
+
+/* A send posted before RTS fails at its doorbell, as with rdma_rxe, and
+ * is not sent once the QP is in RTS: the datagram that arrives is the
+ * one posted then.
+ */
+static void check_early_post(struct end *b)
+{
+	struct end c = ud_end();
+	uint64_t early = next_id++, sid = next_id++, rid = next_id++;
+	struct ibv_sge ss = sge_at(0, 64), rs = sge_at(BUF / 2, GRH + 64);
+	struct ibv_send_wr wr = {
+		.wr_id = early,
+		.sg_list = &ss,
+		.num_sge = 1,
+		.opcode = IBV_WR_SEND_WITH_IMM,
+		.imm_data = htonl(1),
+		.wr.ud = { .ah = ah, .remote_qpn = b->qp->qp_num, .remote_qkey = QKEY },
+	}, *bad;
+	bool ok;
+
+	bring_up(c.qp, false);
+	fill(0, 64);
+	ok = ibv_post_send(c.qp, &wr, &bad) == EINVAL;
+	if (modify(c.qp, IBV_QPS_RTS))
+		die("RTR -> RTS");
+	post_recv(b, rid, &rs, 1);
+	post_send(&c, sid, &ss, 1, IBV_WR_SEND_WITH_IMM, 0, 2, b->qp->qp_num, QKEY);
+	ok = ok && send_done(&c, sid, IBV_WC_SUCCESS) &&
+	     recv_done(b, &c, rid, buf + BUF / 2, 64, true, 2, buf + BUF / 2 + GRH, buf);
+	vu_check(&failures, ok, "a send posted in RTR fails with EINVAL and is never sent");
 	if (ibv_destroy_qp(c.qp) || ibv_destroy_cq(c.cq))
 		die("destroy");
 }
@@ -537,7 +620,7 @@ static void check_tampered_recv(struct end *a)
 	bool ok;
 
 	post_recv(&d, rid, &rs, 1);
-	wqe = find_slot(rid);
+	wqe = find_slot(rid, NULL);
 	wqe->dma.num_sge = 1000;
 	post_send(a, sid, &ss, 1, IBV_WR_SEND, 0, 0, d.qp->qp_num, QKEY);
 	ok = send_done(a, sid, IBV_WC_SUCCESS) && wait_wc(d.cq, &wc) &&
@@ -590,6 +673,7 @@ int main(int argc, char **argv)
 	check_qkey(&a, &b);
 	check_send_errors(&a, &b);
 	check_tampered(&b);
+	check_early_post(&b);
 	check_tampered_recv(&a);
 	vu_check(&failures, one_send(&a, &b, mtu, IBV_WR_SEND_WITH_IMM, 0),
 		 "after all that, a full datagram still arrives");
