@@ -6,7 +6,8 @@
 # compared, completion fields, Q_Key drops, send errors and SQE, WQEs
 # rewritten in the ring), then between namespaces ibv_ud_pingpong with
 # its buffer check, perftest's ib_send_bw and ib_send_lat over UD (-c UD)
-# at a 1024-byte path MTU (netdev MTU 1500) and a 4096-byte one (9000).
+# at a 1024-byte path MTU (netdev MTU 1500) and a 4096-byte one (9000), and
+# ibv_ud_pingpong over IPv6 GIDs.
 # uet0 in a is the client, uet1 in b the server. The devices must have
 # counted the datagrams each way, and no packet dropped as malformed, for
 # want of a receive WQE or of room in a QP's backlog.
@@ -15,7 +16,7 @@
 TOOL=$UET_TESTING_BIN/verbs_ud
 [ -x "$TOOL" ] || skip "$TOOL not built (make -C tools)"
 PORT=18515 RETRIES=4 ITERS=200
-uet_pair
+uet_pair v6
 T=$(mktemp -d)
 on_exit "rm -rf $T"
 step "uet0 has the GID of 10.0.0.1" wait_for 5 ibdev_gid_index uet0 10.0.0.1
@@ -145,6 +146,9 @@ for mtu in 1500 9000; do
 	step "MTU $mtu: ib_send_lat -c UD -s $pmtu" send_lat $pmtu
 done
 step "ib_send_bw -c UD -s 2 (MTU 9000)" send_bw 2
+step "uet0 has the GID of fd00::1" wait_for 5 ibdev_gid_index uet0 fd00::1
+GID_A=$(ibdev_gid_index uet0 fd00::1) GID_B=$(ibdev_gid_index uet1 fd00::2)
+step "IPv6 GIDs: ibv_ud_pingpong -c -s 4096" pingpong 4096
 
 # moved DEV COUNTER: COUNTER of DEV grew since the start.
 moved() {
