@@ -65,6 +65,8 @@ static int uet_query_device(struct ib_device *ibdev, struct ib_device_attr *attr
 	attr->max_mw = UET_MAX_MW;
 	/* No limit on PDs (pd.c keeps none): the largest the int can say. */
 	attr->max_pd = INT_MAX;
+	/* Nor on AHs (ah.c). */
+	attr->max_ah = INT_MAX;
 	attr->max_qp_rd_atom = UET_MAX_RD_ATOMIC;
 	attr->max_qp_init_rd_atom = UET_MAX_RD_ATOMIC;
 	attr->max_res_rd_atom = UET_MAX_QP * UET_MAX_RD_ATOMIC;

@@ -1,15 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * UD and GSI QPs (kernel consumers only): each message is one UUD
- * datagram. A receive lands behind a 40-byte GRH area holding the IP
- * header of the packet, as RoCE v2 devices present it: the IB CM finds
- * the peer's address there (ib_init_ah_attr_from_wc()).
+ * UD and GSI QPs, of kernel consumers and of users (librxe writes the
+ * rings, as for RC): each message is one UUD datagram. A receive lands
+ * behind a 40-byte GRH area holding the IP header of the packet, as RoCE
+ * v2 devices present it: the IB CM finds the peer's address there
+ * (ib_init_ah_attr_from_wc()).
  *
  * Execution model, as for RC (engine.c): the engine's owner is the only
- * consumer of the send and receive rings. post_send only queues WQEs and
- * kicks the work item, because ib_mad posts with a spinlock held and
- * IRQs off, where the IP output path must not run; the receive path
- * checks packets, queues them on qp->rxq and runs the pass in softirq.
+ * consumer of the send and receive rings. A kernel post_send only queues
+ * WQEs and kicks the work item, because ib_mad posts with a spinlock held
+ * and IRQs off, where the IP output path must not run; a user's doorbell
+ * runs the pass. The receive path checks packets, queues them on qp->rxq
+ * and runs the pass in softirq.
+ *
+ * The pass copies each WQE out of its ring before it reads a field of it
+ * (qp->ud_swqe, qp->ud_rwqe), and judges only the copy: a user can rewrite
+ * a slot at any time. Nothing a WQE says is taken as given: the length of
+ * a send is its SGEs' (rdma_rxe trusts the ring's dma.length), every count
+ * is bounded by the QP's capabilities.
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -59,26 +67,6 @@ static void uet_ud_addrs_to_av(const struct uet_addrs *addrs, struct rxe_av *av)
 	}
 }
 
-static int uet_ud_av_to_addrs(const struct rxe_av *av, struct uet_addrs *addrs)
-{
-	memset(addrs, 0, sizeof(*addrs));
-	addrs->hop_limit = av->grh.hop_limit;
-	switch (av->network_type) {
-	case RXE_NETWORK_TYPE_IPV4:
-		addrs->family = AF_INET;
-		addrs->saddr.v4 = av->sgid_addr._sockaddr_in.sin_addr.s_addr;
-		addrs->daddr.v4 = av->dgid_addr._sockaddr_in.sin_addr.s_addr;
-		return 0;
-	case RXE_NETWORK_TYPE_IPV6:
-		addrs->family = AF_INET6;
-		addrs->saddr.v6 = av->sgid_addr._sockaddr_in6.sin6_addr;
-		addrs->daddr.v6 = av->dgid_addr._sockaddr_in6.sin6_addr;
-		return 0;
-	default:
-		return -EINVAL;
-	}
-}
-
 /* Consumes skb. Returns false if the QP went to the error state. */
 static bool uet_ud_recv_one(struct uet_qp *qp, struct sk_buff *skb)
 {
@@ -93,7 +81,7 @@ static bool uet_ud_recv_one(struct uet_qp *qp, struct sk_buff *skb)
 		.wc_flags = IB_WC_GRH | IB_WC_WITH_NETWORK_HDR_TYPE,
 		.port_num = UET_PORT,
 	};
-	struct rxe_recv_wqe *wqe;
+	struct rxe_recv_wqe *wqe = qp->ud_rwqe;
 	u32 num_sge, len = skb->len;
 	int err;
 
@@ -102,8 +90,22 @@ static bool uet_ud_recv_one(struct uet_qp *qp, struct sk_buff *skb)
 		kfree_skb(skb);
 		return true;
 	}
-	wqe = uet_queue_consumer_addr(&qp->rq);
-	num_sge = min(wqe->dma.num_sge, qp->cap.max_recv_sge);
+	memcpy(wqe, uet_queue_consumer_addr(&qp->rq), 1U << qp->rq.log2_elem_size);
+	num_sge = wqe->dma.num_sge;
+	/* More SGEs than the slot holds: a malformed WQE, a local QP
+	 * operation error, which on the receive side ends the QP (IBA).
+	 */
+	if (num_sge > qp->cap.max_recv_sge) {
+		wc.wr_id = wqe->wr_id;
+		wc.status = IB_WC_LOC_QP_OP_ERR;
+		wc.wc_flags = 0;
+		wc.src_qp = 0;
+		uet_queue_advance_consumer(&qp->rq);
+		uet_cq_post(qp->rcq, &wc, false);
+		kfree_skb(skb);
+		uet_qp_error(qp);
+		return false;
+	}
 	/* IBA class D error: the datagram is dropped, the WQE waits for the next. */
 	if (UET_UD_GRH_LEN + len > uet_sge_total(wqe->dma.sge, num_sge)) {
 		uet_inc(qp->udev, UET_CNT_DROP_ACCESS);
@@ -143,26 +145,62 @@ static bool uet_ud_recv_one(struct uet_qp *qp, struct sk_buff *skb)
 	return true;
 }
 
+/* The payload of a send WQE (the engine's copy): its length, from what it
+ * carries inline, bounded by the QP's cap, or from its SGEs, as many as
+ * the QP's cap allows.
+ */
+static enum ib_wc_status uet_ud_send_len(struct uet_qp *qp,
+					 const struct rxe_send_wqe *wqe,
+					 u32 *len)
+{
+	u32 mtu = ib_mtu_enum_to_int(uet_ib_mtu(READ_ONCE(qp->udev->ndev->mtu)));
+	u64 total;
+
+	if (wqe->wr.send_flags & IB_SEND_INLINE) {
+		total = wqe->dma.length;
+		if (total > qp->cap.max_inline_data)
+			return IB_WC_LOC_LEN_ERR;
+	} else {
+		if (wqe->dma.num_sge > qp->cap.max_send_sge)
+			return IB_WC_LOC_QP_OP_ERR;
+		total = uet_sge_total(wqe->dma.sge, wqe->dma.num_sge);
+	}
+	/* IBA: a UD message fits in one packet of the path MTU. */
+	if (total > mtu)
+		return IB_WC_LOC_LEN_ERR;
+	*len = total;
+	return IB_WC_SUCCESS;
+}
+
 static enum ib_wc_status uet_ud_send_one(struct uet_qp *qp,
-					 const struct rxe_send_wqe *wqe)
+					 const struct rxe_send_wqe *wqe,
+					 u32 *byte_len)
 {
 	struct uet_dev *udev = qp->udev;
-	u32 len = wqe->dma.length;
 	struct uet_uud uud = {
-		.pay_len = len,
 		.spdcid = qp->ibqp.qp_num,
 		.dpdcid = wqe->wr.wr.ud.remote_qpn,
 		.qkey = wqe->wr.wr.ud.remote_qkey,
 	};
 	struct uet_sge_io dst = { .dir = UET_COPY_FROM_MR };
+	enum ib_wc_status status;
 	struct uet_addrs addrs;
 	struct sk_buff *skb;
 	unsigned int skb_len;
+	u32 len;
 
-	if (len > ib_mtu_enum_to_int(uet_ib_mtu(READ_ONCE(udev->ndev->mtu))))
-		return IB_WC_LOC_LEN_ERR;
-	if (uet_ud_av_to_addrs(&wqe->wr.wr.ud.av, &addrs))
+	/* The whole u32, as librxe writes it: only these two are UD's. */
+	if (wqe->wr.opcode != IB_WR_SEND && wqe->wr.opcode != IB_WR_SEND_WITH_IMM)
 		return IB_WC_LOC_QP_OP_ERR;
+	status = uet_ud_send_len(qp, wqe, &len);
+	if (status != IB_WC_SUCCESS)
+		return status;
+	/* A QPN no device can have: the wire's field is narrower than IB's. */
+	if (wqe->wr.wr.ud.remote_qpn > UET_MAX_QPN ||
+	    uet_addrs_from_av(udev, &wqe->wr.wr.ud.av, &addrs))
+		return IB_WC_LOC_QP_OP_ERR;
+	*byte_len = len;
+	uud.pay_len = len;
 	/* IBA: a Q_Key with the high bit set in the WR means the QP's own. */
 	if (uud.qkey & BIT(31))
 		uud.qkey = READ_ONCE(qp->qkey);
@@ -182,9 +220,8 @@ static enum ib_wc_status uet_ud_send_one(struct uet_qp *qp,
 	dst.buf = skb_put(skb, len);
 	if (wqe->wr.send_flags & IB_SEND_INLINE) {
 		memcpy(dst.buf, wqe->dma.inline_data, len);
-	} else if (uet_sge_copy(qp, wqe->dma.sge,
-				min(wqe->dma.num_sge, qp->cap.max_send_sge),
-				0, len, 0, &dst)) {
+	} else if (uet_sge_copy(qp, wqe->dma.sge, wqe->dma.num_sge, 0, len, 0,
+				&dst)) {
 		kfree_skb(skb);
 		return IB_WC_LOC_PROT_ERR;
 	}
@@ -202,7 +239,7 @@ static enum ib_wc_status uet_ud_send_one(struct uet_qp *qp,
 /* Send (RTS) or flush (SQE) up to a budget of WQEs; true if some are left. */
 static bool uet_ud_send(struct uet_qp *qp)
 {
-	const struct rxe_send_wqe *wqe;
+	struct rxe_send_wqe *wqe = qp->ud_swqe;
 	enum ib_qp_state state;
 	unsigned long flags;
 	struct ib_wc wc;
@@ -214,16 +251,18 @@ static bool uet_ud_send(struct uet_qp *qp)
 		if ((state != IB_QPS_RTS && state != IB_QPS_SQE) ||
 		    !uet_queue_count(&qp->sq))
 			return false;
-		wqe = uet_queue_consumer_addr(&qp->sq);
+		/* The slot is the client's again once copied. */
+		memcpy(wqe, uet_queue_consumer_addr(&qp->sq),
+		       1U << qp->sq.log2_elem_size);
+		uet_queue_advance_consumer(&qp->sq);
 		memset(&wc, 0, sizeof(wc));
 		wc.wr_id = wqe->wr.wr_id;
 		wc.opcode = IB_WC_SEND;
 		wc.qp = &qp->ibqp;
-		wc.byte_len = wqe->dma.length;
 		signaled = qp->sq_sig_all ||
 			   (wqe->wr.send_flags & IB_SEND_SIGNALED);
 		wc.status = state == IB_QPS_SQE ? IB_WC_WR_FLUSH_ERR :
-			    uet_ud_send_one(qp, wqe);
+			    uet_ud_send_one(qp, wqe, &wc.byte_len);
 		/* IBA: a send error takes a UD QP to SQE, which flushes the
 		 * WQEs after it until the consumer moves the QP back to RTS
 		 * (as ib_mad does when it sees the error).
@@ -238,8 +277,6 @@ static bool uet_ud_send(struct uet_qp *qp)
 			}
 			spin_unlock_irqrestore(&qp->state_lock, flags);
 		}
-		/* The slot is the client's again: post only what was read. */
-		uet_queue_advance_consumer(&qp->sq);
 		if (wc.status != IB_WC_SUCCESS || signaled)
 			uet_cq_post(qp->scq, &wc, false);
 	}
@@ -394,6 +431,14 @@ int uet_ud_post_send(struct uet_qp *qp, const struct ib_send_wr *wr,
 	unsigned long flags;
 	int err = 0;
 
+	/* librxe's doorbell: the WQEs are in the ring already. Before RTS
+	 * it fails, as rdma_rxe's does (IBA: nothing may be posted to the
+	 * send queue then), and the move to RTS discards what librxe wrote.
+	 */
+	if (qp->is_user && state >= IB_QPS_RTS) {
+		uet_engine_run_task(&qp->eng);
+		return 0;
+	}
 	if (state < IB_QPS_RTS) {
 		*bad_wr = wr;
 		return -EINVAL;
@@ -416,20 +461,24 @@ int uet_ud_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 {
 	struct uet_dev *udev = to_udev(ibqp->device);
 	struct uet_qp *qp = to_uqp(ibqp);
+	struct rxe_create_qp_resp __user *uresp = NULL;
 	struct ib_qp_cap *cap = &init->cap;
 	unsigned int n, sq_space;
 	u32 qpn;
 	int err;
 
-	/* User UD would need the rxe provider's UD WQEs and user receive
-	 * buffers behind a GRH: not offered.
-	 */
-	if (udata)
-		return -EOPNOTSUPP;
 	if (init->create_flags || init->srq)
 		return -EOPNOTSUPP;
 	if (init->qp_type == IB_QPT_GSI && init->port_num != UET_PORT)
 		return -EINVAL;
+	/* As for RC: librxe sends nothing, and maps the rings it is told of. */
+	if (udata) {
+		if (init->qp_type != IB_QPT_UD || udata->inlen ||
+		    udata->outlen < sizeof(*uresp))
+			return -EINVAL;
+		uresp = udata->outbuf;
+		qp->is_user = true;
+	}
 	if (cap->max_send_wr < 1 || cap->max_send_wr > UET_MAX_QP_WR ||
 	    cap->max_recv_wr < 1 || cap->max_recv_wr > UET_MAX_QP_WR ||
 	    cap->max_send_sge > UET_MAX_SGE || cap->max_recv_sge > UET_MAX_SGE ||
@@ -470,6 +519,21 @@ int uet_ud_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	cap->max_recv_wr = n;
 	qp->cap = *cap;
 
+	qp->ud_swqe = kmalloc(1U << qp->sq.log2_elem_size, GFP_KERNEL_ACCOUNT);
+	qp->ud_rwqe = kmalloc(1U << qp->rq.log2_elem_size, GFP_KERNEL_ACCOUNT);
+	if (!qp->ud_swqe || !qp->ud_rwqe) {
+		err = -ENOMEM;
+		goto err_copies;
+	}
+	if (uresp) {
+		err = uet_queue_mmap_out(udev, &qp->rq, udata, &uresp->rq_mi);
+		if (!err)
+			err = uet_queue_mmap_out(udev, &qp->sq, udata,
+						 &uresp->sq_mi);
+		if (err)
+			goto err_copies;
+	}
+
 	/* Datagrams are independent: one fixed UDP source port per QP. */
 	if (init->qp_type == IB_QPT_GSI) {
 		qpn = UET_GSI_QPN;
@@ -478,21 +542,23 @@ int uet_ud_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		/* -EBUSY: the port has its GSI QP already. */
 		err = xa_insert(&udev->qps, qpn, qp, GFP_KERNEL);
 		if (err)
-			goto err_rq;
+			goto err_copies;
 		return 0;
 	}
 	err = xa_alloc_cyclic(&udev->qps, &qpn, NULL,
 			      XA_LIMIT(UET_MIN_QPN, UET_MAX_QPN), &udev->qp_next,
 			      GFP_KERNEL);
 	if (err < 0)
-		goto err_rq;
+		goto err_copies;
 	qp->entropy = 0xc000 | (qpn & 0x3fff);
 	ibqp->qp_num = qpn;
 	/* Visible to the receive path only now that it is whole. */
 	xa_store(&udev->qps, qpn, qp, GFP_KERNEL);
 	return 0;
 
-err_rq:
+err_copies:
+	kfree(qp->ud_rwqe);
+	kfree(qp->ud_swqe);
 	uet_queue_cleanup(&qp->rq);
 err_sq:
 	uet_queue_cleanup(&qp->sq);
@@ -525,6 +591,9 @@ int uet_ud_modify_qp(struct uet_qp *qp, struct ib_qp_attr *attr, int mask)
 	spin_lock_irqsave(&qp->state_lock, flags);
 	if (mask & IB_QP_QKEY)
 		WRITE_ONCE(qp->qkey, attr->qkey);
+	/* Datagrams carry no PSN; kept for query_qp, as rdma_rxe does. */
+	if (mask & IB_QP_SQ_PSN)
+		qp->sq_psn = attr->sq_psn & 0xffffff;
 	if (mask & IB_QP_STATE) {
 		trace_uet_qp_state(qp->udev->ibdev.index, qp->ibqp.qp_num,
 				   qp->state, new);
@@ -539,6 +608,9 @@ int uet_ud_modify_qp(struct uet_qp *qp, struct ib_qp_attr *attr, int mask)
 		mutex_unlock(&qp->ctl_lock);
 		return 0;
 	}
+	/* Sends a user wrote before RTS were refused at their doorbell. */
+	if (new == IB_QPS_RTS && cur < IB_QPS_RTS)
+		uet_queue_discard(&qp->sq);
 	/* Sends leave as a pass takes them: with none running, none is in
 	 * flight and the SQ is drained.
 	 */
@@ -568,6 +640,7 @@ void uet_ud_query_qp(struct uet_qp *qp, struct ib_qp_attr *attr,
 	attr->qp_state = qp->state;
 	attr->cur_qp_state = qp->state;
 	attr->qkey = qp->qkey;
+	attr->sq_psn = qp->sq_psn;
 	spin_unlock_irqrestore(&qp->state_lock, flags);
 	attr->path_mtu = uet_ib_mtu(READ_ONCE(qp->udev->ndev->mtu));
 	attr->cap = qp->cap;
@@ -595,5 +668,7 @@ void uet_ud_destroy_qp(struct uet_qp *qp)
 	skb_queue_purge(&qp->rxq);
 	uet_queue_cleanup(&qp->rq);
 	uet_queue_cleanup(&qp->sq);
+	kfree(qp->ud_rwqe);
+	kfree(qp->ud_swqe);
 	mutex_destroy(&qp->ctl_lock);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Unreliable datagram QPs: kernel UD QPs and the GSI QP (QP1) through
- * which ib_mad, and with it the IB CM and rdma_cm, exchange MADs. qp.c
+ * Unreliable datagram QPs: UD QPs of kernel consumers and of users, and
+ * the GSI QP (QP1) through which ib_mad, and with it the IB CM and
+ * rdma_cm, exchange MADs. qp.c
  * hands the verbs of these QP types to ud.c; recv.c hands it UUD packets.
  */
 #ifndef _UET_UD_H
@@ -19,9 +20,10 @@ static inline bool uet_qp_is_ud(const struct uet_qp *qp)
 
 /* Verbs of UD and GSI QPs, called by their qp.c counterparts; same
  * contexts and return codes. post_recv needs nothing of its own: qp.c's
- * kernel ring producer serves both QP types. uet_ud_post_send() never
- * sleeps (ib_mad posts with IRQs off): it queues the WQE and the QP's
- * work item sends it.
+ * kernel ring producer serves both QP types (librxe fills a user QP's
+ * ring itself). For a kernel QP uet_ud_post_send() never sleeps (ib_mad
+ * posts with IRQs off): it queues the WQE and the QP's work item sends
+ * it; for a user QP it is librxe's doorbell and runs the engine.
  */
 int uet_ud_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		     struct ib_udata *udata);

@@ -23,6 +23,7 @@
 #include <net/netns/generic.h>
 #include <net/route.h>
 #include <net/udp_tunnel.h>
+#include <rdma/ib_cache.h>
 
 #include "recv.h"
 #include "udp.h"
@@ -656,6 +657,61 @@ int uet_addrs_from_ah(struct uet_dev *udev, const struct rdma_ah_attr *attr,
 		addrs->daddr.v6 = daddr;
 	}
 	addrs->hop_limit = grh->hop_limit;
+	return 0;
+}
+
+int uet_addrs_from_av(struct uet_dev *udev, const struct rxe_av *av,
+		      struct uet_addrs *addrs)
+{
+	bool v4 = av->network_type == RXE_NETWORK_TYPE_IPV4;
+	const struct ib_gid_attr *sgid_attr;
+	struct in6_addr saddr, daddr;
+
+	if (av->port_num != UET_PORT)
+		return -EINVAL;
+	/* librxe's rdma_gid2ip() leaves an IPv4 address's sin_family 0:
+	 * network_type alone says which member holds the address.
+	 */
+	switch (av->network_type) {
+	case RXE_NETWORK_TYPE_IPV4:
+		ipv6_addr_set_v4mapped(av->sgid_addr._sockaddr_in.sin_addr.s_addr,
+				       &saddr);
+		ipv6_addr_set_v4mapped(av->dgid_addr._sockaddr_in.sin_addr.s_addr,
+				       &daddr);
+		break;
+	case RXE_NETWORK_TYPE_IPV6:
+		saddr = av->sgid_addr._sockaddr_in6.sin6_addr;
+		daddr = av->dgid_addr._sockaddr_in6.sin6_addr;
+		/* librxe gives IPv4 GIDs the IPv4 type. */
+		if (ipv6_addr_v4mapped(&saddr) || ipv6_addr_v4mapped(&daddr))
+			return -EINVAL;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (!uet_udp_unicast(&daddr, v4))
+		return -EINVAL;
+	/* The source must be one of ours, as a kernel AH's sgid_attr is:
+	 * a user may not send as another host.
+	 */
+	sgid_attr = rdma_find_gid_by_port(&udev->ibdev, (union ib_gid *)&saddr,
+					  IB_GID_TYPE_ROCE_UDP_ENCAP, UET_PORT,
+					  NULL);
+	if (IS_ERR(sgid_attr))
+		return -EINVAL;
+	rdma_put_gid_attr(sgid_attr);
+
+	memset(addrs, 0, sizeof(*addrs));
+	if (v4) {
+		addrs->family = AF_INET;
+		addrs->saddr.v4 = saddr.s6_addr32[3];
+		addrs->daddr.v4 = daddr.s6_addr32[3];
+	} else {
+		addrs->family = AF_INET6;
+		addrs->saddr.v6 = saddr;
+		addrs->daddr.v6 = daddr;
+	}
+	addrs->hop_limit = av->grh.hop_limit;
 	return 0;
 }
 

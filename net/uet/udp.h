@@ -98,5 +98,11 @@ bool uet_udp_is_local(struct uet_dev *udev, const struct uet_addrs *addrs);
 
 int uet_addrs_from_ah(struct uet_dev *udev, const struct rdma_ah_attr *attr,
 		      struct uet_addrs *addrs);
+/* The addresses of a UD WQE's address vector (ud.c), which a user wrote:
+ * port 1, IPv4 or IPv6, a source address that is a RoCE v2 GID of the
+ * device, a unicast destination. 0 or -EINVAL.
+ */
+int uet_addrs_from_av(struct uet_dev *udev, const struct rxe_av *av,
+		      struct uet_addrs *addrs);
 
 #endif /* _UET_UDP_H */

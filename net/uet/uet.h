@@ -225,6 +225,7 @@ struct uet_qp {
 	bool sq_draining;	/* SQD requested */
 	u32 dest_qpn;
 	u32 rq_psn;		/* as set by modify_qp, reported by query_qp */
+	u32 sq_psn;		/* the same, of UD QPs (RC reports its PDC's) */
 	u32 mtu;		/* path MTU in payload bytes */
 	u32 seg;		/* payload bytes of an RC data packet (uet_rc_seg()) */
 	struct uet_addrs addrs;
@@ -290,6 +291,12 @@ struct uet_qp {
 	 * engine's.
 	 */
 	u64 mw_owner;
+	/* UD and GSI (ud.c): the engine's copies of the send and receive
+	 * WQE it works on, one ring slot each: a user may rewrite the ring
+	 * while the engine reads it.
+	 */
+	struct rxe_send_wqe *ud_swqe;
+	struct rxe_recv_wqe *ud_rwqe;
 };
 
 static inline struct uet_dev *to_udev(struct ib_device *ibdev)
