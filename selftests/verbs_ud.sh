@@ -7,8 +7,8 @@
 # rewritten in the ring), then between namespaces ibv_ud_pingpong with
 # its buffer check, perftest's ib_send_bw and ib_send_lat over UD (-c UD)
 # at a 1024-byte path MTU (netdev MTU 1500) and a 4096-byte one (9000), and
-# ibv_ud_pingpong over IPv6 GIDs.
-# uet0 in a is the client, uet1 in b the server. The devices must have
+# ibv_ud_pingpong over IPv6 GIDs (the stock kernel; the debug kernel runs
+# verbs_ud only). uet0 in a is the client, uet1 in b the server. The devices must have
 # counted the datagrams each way, and no packet dropped as malformed, for
 # want of a receive WQE or of room in a QP's backlog.
 . "$(dirname "$0")/lib.sh"
@@ -29,6 +29,10 @@ verbs_ud() {
 	return "$rc"
 }
 step "user UD QPs of uet0: data, GRH, completions, errors, rewritten rings" verbs_ud
+# The debug kernel takes 20-30 s to start a pair of programs: its KASAN
+# has seen the rings rewritten under the engine; the stock tools over UD
+# run on stock.
+stock_kernel || exit 0
 
 # run_pair OUT TOOL ARGS...: TOOL's server on uet1 in b, then its client
 # on uet0 in a, both with ARGS; outputs in OUT.srv and OUT. Returns 0, 2
