@@ -4,13 +4,14 @@
 # User UD QPs through the stock rxe provider: tools/testing/verbs_ud on
 # uet0 (datagrams to itself through IP: every byte and the GRH area
 # compared, completion fields, Q_Key drops, send errors and SQE, WQEs
-# rewritten in the ring), then between namespaces ibv_ud_pingpong with
-# its buffer check, perftest's ib_send_bw and ib_send_lat over UD (-c UD)
-# at a 1024-byte path MTU (netdev MTU 1500) and a 4096-byte one (9000), and
-# ibv_ud_pingpong over IPv6 GIDs (the stock kernel; the debug kernel runs
-# verbs_ud only). uet0 in a is the client, uet1 in b the server. The devices must have
-# counted the datagrams each way, and no packet dropped as malformed, for
-# want of a receive WQE or of room in a QP's backlog.
+# rewritten in the ring), then between namespaces ibv_ud_pingpong with its
+# buffer check and perftest's ib_send_bw over UD (-c UD) at a 1024-byte
+# path MTU (netdev MTU 1500) and a 4096-byte one (9000), ib_send_lat at
+# the first, and ibv_ud_pingpong over IPv6 GIDs (the stock kernel; the
+# debug kernel runs verbs_ud only). uet0 in a is the client, uet1 in b the
+# server. The devices must have counted the datagrams each way, and no
+# packet dropped as malformed, for want of a receive WQE or of room in a
+# QP's backlog.
 . "$(dirname "$0")/lib.sh"
 
 TOOL=$UET_TESTING_BIN/verbs_ud
@@ -143,13 +144,12 @@ for mtu in 1500 9000; do
 	step "MTU $mtu: path MTU $pmtu on both devices" wait_for 5 mtus_are $pmtu
 	GID_A=$(ibdev_gid_index uet0 10.0.0.1) || fail "no GID for 10.0.0.1 on uet0"
 	GID_B=$(ibdev_gid_index uet1 10.0.0.2) || fail "no GID for 10.0.0.2 on uet1"
-	for s in 1 $pmtu; do
-		step "MTU $mtu: ibv_ud_pingpong -c -s $s" pingpong $s
-	done
+	# The smallest datagram and latency once, at the first MTU.
+	[ $mtu != 1500 ] || step "MTU $mtu: ibv_ud_pingpong -c -s 1" pingpong 1
+	step "MTU $mtu: ibv_ud_pingpong -c -s $pmtu" pingpong $pmtu
 	step "MTU $mtu: ib_send_bw -c UD -s $pmtu" send_bw $pmtu
-	step "MTU $mtu: ib_send_lat -c UD -s $pmtu" send_lat $pmtu
+	[ $mtu != 1500 ] || step "MTU $mtu: ib_send_lat -c UD -s $pmtu" send_lat $pmtu
 done
-step "ib_send_bw -c UD -s 2 (MTU 9000)" send_bw 2
 step "uet0 has the GID of fd00::1" wait_for 5 ibdev_gid_index uet0 fd00::1
 GID_A=$(ibdev_gid_index uet0 fd00::1) GID_B=$(ibdev_gid_index uet1 fd00::2)
 step "IPv6 GIDs: ibv_ud_pingpong -c -s 4096" pingpong 4096
