@@ -14,6 +14,7 @@
 #include "qp.h"
 #include "psn.h"
 #include "train.h"
+#include "uc.h"
 #include "udp.h"
 
 int uet_resp_init(struct uet_qp *qp)
@@ -427,11 +428,11 @@ static void uet_resp_uc_done(struct uet_qp *qp)
 /* A UC data packet of len bytes. There is no ACK and no resend, so a
  * message is received whole or not at all: its packets are placed as
  * they arrive, in any order, and it ends when its bytes are all there.
- * A packet of a later message (a larger msn) ends it too: if it is not
- * whole then, a packet of it was lost and it is dropped, and a packet of
- * it that comes after that is discarded. The requester sends a QP's
- * packets in order on one entropy value, so one path: a message is
- * dropped for reordering only if the network reorders one path's
+ * A packet of a later message (a larger msn) ends it too (uc.h): if it
+ * is not whole then, a packet of it was lost and it is dropped, and a
+ * packet of it that comes after that is discarded. The requester sends
+ * a QP's packets in order on one entropy value, so one path: a message
+ * is dropped for reordering only if the network reorders one path's
  * packets across a message boundary. Errors drop the message as rdma_rxe
  * does for UC (no receive WQE, a SEND longer than it, an rkey refused:
  * class D); a receive WQE that cannot be written completes in error
@@ -463,7 +464,20 @@ static void uet_resp_uc(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 		return;
 	}
 
-	if (!resp->uc_seen || uet_psn_after(vh->msn, resp->uc_msn)) {
+	switch (uet_uc_classify(resp->uc_seen, resp->uc_open, resp->uc_msn,
+				vh->msn)) {
+	case UET_UC_PKT_LATE:
+		uet_inc(udev, UET_CNT_DROP_WINDOW);
+		return;
+	case UET_UC_PKT_CUR:
+		if (vh->opcode != resp->uc_opcode ||
+		    vh->msg_len != resp->uc_len) {
+			uet_inc(udev, UET_CNT_DROP_MALFORMED);
+			uet_resp_uc_drop(qp);
+			return;
+		}
+		break;
+	case UET_UC_PKT_NEW:
 		uet_resp_uc_drop(qp);
 		resp->uc_seen = true;
 		resp->uc_open = true;
@@ -489,15 +503,7 @@ static void uet_resp_uc(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 				return;
 			}
 		}
-	} else if (vh->msn != resp->uc_msn || !resp->uc_open) {
-		/* Of a message ended or dropped: too late. */
-		uet_inc(udev, UET_CNT_DROP_WINDOW);
-		return;
-	} else if (vh->opcode != resp->uc_opcode ||
-		   vh->msg_len != resp->uc_len) {
-		uet_inc(udev, UET_CNT_DROP_MALFORMED);
-		uet_resp_uc_drop(qp);
-		return;
+		break;
 	}
 	if (vh->opcode != UET_OP_WRITE)
 		m = &resp->rmsg[resp->rmsg_done % UET_RMSG_MAX];
