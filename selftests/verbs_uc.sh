@@ -10,6 +10,8 @@
 # send completes with success, every receive completion holds exactly
 # its message, a lost message completes nothing and its receive WQE
 # serves the next; uet1 counts the messages it dropped (uc_msg_dropped).
+# A capture of a pingpong decoded by tools/wireshark/uet.lua shows UC
+# requests only.
 # Nothing is retransmitted and nothing acknowledges UC (acks_sent and
 # retransmits of both devices stay where they were).
 . "$(dirname "$0")/lib.sh"
@@ -113,6 +115,47 @@ bw() {
 for s in 1 4096 20000; do
 	step "ibv_uc_pingpong -c -s $s" pingpong $s
 done
+
+# pcap_frames FILE: the whole frames FILE holds so far (a pcap file in
+# this machine's byte order: a 24-byte header, then per frame a 16-byte
+# header whose third word is the length kept).
+pcap_frames() {
+	python3 - "$1" <<'PY'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+n, off = 0, 24
+while off + 16 <= len(d):
+    off += 16 + struct.unpack_from("=I", d, off + 8)[0]
+    n += off <= len(d)
+print(n)
+PY
+}
+captured() { [ "$(pcap_frames "$T/uc.pcap")" -ge "$1" ]; }
+# decode_uc: uet.lua (tshark) shows every captured frame as a RUD request
+# with the UC flag (tools/wireshark/uet.lua); no ACK went either way.
+decode_uc() {
+	local bad
+	HOME=$T tshark -n -X "lua_script:$UET_SELFTESTS/../tools/wireshark/uet.lua" \
+		-r "$T/uc.pcap" -T fields -e uet.pds.type -e uet.pds.flags.uc \
+		>"$T/uc.decoded" 2>"$T/tshark.err" || { cat "$T/tshark.err"; return 1; }
+	bad=$(awk '$1 != 2 || ($2 != 1 && $2 != "True")' "$T/uc.decoded" | wc -l)
+	echo "# tshark: $(wc -l <"$T/uc.decoded") frames, $bad not UC requests"
+	[ "$bad" -eq 0 ] && [ -s "$T/uc.decoded" ]
+}
+if command -v tshark >/dev/null && command -v tcpdump >/dev/null; then
+	ip netns exec "$(ns_name b)" tcpdump -i veth1 -n -s 160 -B 65536 -Z root \
+		--immediate-mode -U -w "$T/uc.pcap" udp port 4793 2>"$T/tcpdump.log" &
+	cap=$!
+	step "tcpdump listens on veth1" wait_for 30 grep -q 'listening on' "$T/tcpdump.log"
+	step "ibv_uc_pingpong -c -s 4096, captured" pingpong 4096
+	# Each exchange is at least a packet each way.
+	step "tcpdump wrote the pingpong's frames" wait_for 30 captured $((2 * ITERS))
+	kill -INT "$cap"
+	wait "$cap"
+	step "uet.lua decodes UC requests" decode_uc
+else
+	log "no tshark or tcpdump: the dissector's UC decode is not checked"
+fi
 step "ib_write_bw -c UC -s 65536" bw ib_write_bw 65536
 step "ib_send_bw -c UC -s 4096" bw ib_send_bw 4096
 
@@ -139,7 +182,13 @@ verbs_uc() {
 # received NAME KIND: messages of KIND the tool saw arrive in run NAME.
 received() { awk -v k="$2:" '$1 == k { print $5 }' "$T/$1"; }
 
+# late: UC packets that came after their message was ended or dropped.
+drop0=$(uet_counter uet1 uc_msg_dropped) late0=$(uet_counter uet1 drop_out_of_window)
 step "verbs_uc on a clean path" verbs_uc clean
+# Not asserted: on a clean path a UC message is lost only if the host
+# drops a packet or reorders one across a message boundary.
+log "clean path: uet1 uc_msg_dropped +$(($(uet_counter uet1 uc_msg_dropped) - drop0))," \
+	"drop_out_of_window +$(($(uet_counter uet1 drop_out_of_window) - late0))"
 drop0=$(uet_counter uet1 uc_msg_dropped)
 in_ns a tc qdisc add dev veth0 root netem loss "$LOSS" || fail "netem on veth0"
 step "verbs_uc through netem loss $LOSS" verbs_uc loss
