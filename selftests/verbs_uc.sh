@@ -157,7 +157,14 @@ else
 	log "no tshark or tcpdump: the dissector's UC decode is not checked"
 fi
 step "ib_write_bw -c UC -s 65536" bw ib_write_bw 65536
-step "ib_send_bw -c UC -s 4096" bw ib_send_bw 4096
+# ib_send_bw's server waits for every message, and UC drops what a slow
+# receiver misses (nothing paces the sender): on the debug kernel the
+# client finished and the server waited until killed.
+if stock_kernel; then
+	step "ib_send_bw -c UC -s 4096" bw ib_send_bw 4096
+else
+	log "ib_send_bw -c UC: stock kernel only (an unpaced UC sender outruns the debug kernel)"
+fi
 
 # same DEV COUNTER: COUNTER of DEV did not change.
 same() {
