@@ -39,6 +39,7 @@ static const struct rdma_stat_desc uet_counter_descs[UET_CNT_MAX] = {
 	[UET_CNT_CNP_TX].name = "cnps_sent",
 	[UET_CNT_CNP_RX].name = "cnps_received",
 	[UET_CNT_TX_NOMEM].name = "tx_nomem",
+	[UET_CNT_UC_MSG_DROP].name = "uc_msg_dropped",
 };
 
 struct rdma_hw_stats *uet_alloc_hw_port_stats(struct ib_device *ibdev,

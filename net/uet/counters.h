@@ -43,6 +43,7 @@ enum uet_counter {
 	UET_CNT_CNP_TX,		/* DCQCN congestion notifications sent */
 	UET_CNT_CNP_RX,
 	UET_CNT_TX_NOMEM,	/* packets put off: an atomic allocation failed */
+	UET_CNT_UC_MSG_DROP,	/* UC messages a lost packet or an error dropped */
 	UET_CNT_MAX,
 };
 

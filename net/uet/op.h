@@ -52,4 +52,15 @@ struct uet_wr_op {
 
 const struct uet_wr_op *uet_wr_op(u32 opcode, bool user);
 
+/* May a UC QP post it? UC has SEND, SEND with immediate or invalidate,
+ * RDMA WRITE and WRITE with immediate, and local operations: nothing a
+ * responder answers (READ, atomics; IBA vol 1 9.7.x, rdma_rxe's
+ * rxe_wr_opcode_info), nor ATOMIC WRITE, which waits for ACKs UC never
+ * gets.
+ */
+static inline bool uet_wr_op_uc(const struct uet_wr_op *op)
+{
+	return !(op->flags & (UET_WR_ANSWERED | UET_WR_PLACED_AFTER));
+}
+
 #endif /* _UET_OP_H */

@@ -107,10 +107,31 @@ static void uet_wr_op_named_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, op->flags, UET_WR_WQE_DATA | UET_WR_PLACED_AFTER);
 }
 
+/* UC takes what needs no answer and no ACK (op.h uet_wr_op_uc()). */
+static void uet_wr_op_uc_test(struct kunit *test)
+{
+	static const u32 uc[] = {
+		IB_WR_SEND, IB_WR_SEND_WITH_IMM, IB_WR_SEND_WITH_INV,
+		IB_WR_RDMA_WRITE, IB_WR_RDMA_WRITE_WITH_IMM, IB_WR_LOCAL_INV,
+		IB_WR_BIND_MW,
+	};
+	static const u32 not_uc[] = {
+		IB_WR_RDMA_READ, IB_WR_ATOMIC_CMP_AND_SWP,
+		IB_WR_ATOMIC_FETCH_AND_ADD, UET_WR_ATOMIC_WRITE,
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(uc); i++)
+		KUNIT_EXPECT_TRUE(test, uet_wr_op_uc(uet_wr_op(uc[i], true)));
+	for (i = 0; i < ARRAY_SIZE(not_uc); i++)
+		KUNIT_EXPECT_FALSE(test, uet_wr_op_uc(uet_wr_op(not_uc[i], true)));
+}
+
 static struct kunit_case uet_op_cases[] = {
 	KUNIT_CASE(uet_wr_op_taken_test),
 	KUNIT_CASE(uet_wr_op_each_test),
 	KUNIT_CASE(uet_wr_op_named_test),
+	KUNIT_CASE(uet_wr_op_uc_test),
 	{}
 };
 

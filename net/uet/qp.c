@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Queue pairs: the verbs (create, modify, query, destroy, post), the pass
- * of each RC QP's engine with the timers that ask for it, and packet
+ * of each RC and UC QP's engine with the timers that ask for it, and packet
  * transmission.
  *
  * Execution model (engine.c): whoever brings work runs the pass, one
@@ -216,6 +216,14 @@ static int uet_qp_admit(struct uet_engine *eng, const struct sk_buff *skb)
 	    get_unaligned_be16(skb->data + 8) != qp->dest_qpn)
 		return -EPERM;
 
+	/* Nothing answers a UC QP: it takes its peer's UC requests only,
+	 * at whatever PSN (the message rule of uet_resp_uc() judges them).
+	 */
+	if (uet_qp_is_uc(qp))
+		return uet_pds_type(skb->data, skb_headlen(skb)) ==
+		       UET_PDS_RUD_REQ &&
+		       (get_unaligned_be16(skb->data) & UET_PDS_REQ_F_UC) ?
+		       0 : -ERANGE;
 	switch (uet_pds_type(skb->data, skb_headlen(skb))) {
 	case UET_PDS_RUD_REQ:
 		/* Until a SYN said where the stream starts, nothing else. */
@@ -389,7 +397,7 @@ int uet_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 
 	if (init->qp_type == IB_QPT_UD || init->qp_type == IB_QPT_GSI)
 		return uet_ud_create_qp(ibqp, init, udata);
-	if (init->qp_type != IB_QPT_RC)
+	if (init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_UC)
 		return -EOPNOTSUPP;
 	if (init->create_flags)
 		return -EOPNOTSUPP;
@@ -629,7 +637,7 @@ int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		return -EOPNOTSUPP;
 	cur = (mask & IB_QP_CUR_STATE) ? attr->cur_qp_state : uet_qp_state(qp);
 	new = (mask & IB_QP_STATE) ? attr->qp_state : cur;
-	if (!ib_modify_qp_is_ok(cur, new, IB_QPT_RC, mask))
+	if (!ib_modify_qp_is_ok(cur, new, qp->ibqp.qp_type, mask))
 		return -EINVAL;
 	err = uet_qp_check_attr(qp, attr, mask);
 	if (err)
@@ -655,7 +663,7 @@ int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		cur = uet_qp_state(qp);
 		if (!(mask & IB_QP_STATE))
 			new = cur;
-		if (!ib_modify_qp_is_ok(cur, new, IB_QPT_RC, mask)) {
+		if (!ib_modify_qp_is_ok(cur, new, qp->ibqp.qp_type, mask)) {
 			if (cur != IB_QPS_RESET) {
 				uet_engine_start(&qp->eng);
 				uet_engine_kick(&qp->eng);
@@ -786,7 +794,7 @@ int uet_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	init->recv_cq = qp->ibqp.recv_cq;
 	init->srq = qp->ibqp.srq;
 	init->cap = qp->cap;
-	init->qp_type = IB_QPT_RC;
+	init->qp_type = qp->ibqp.qp_type;
 	init->sq_sig_type = qp->sq_sig_all ? IB_SIGNAL_ALL_WR : IB_SIGNAL_REQ_WR;
 	return 0;
 }
@@ -845,6 +853,8 @@ static int uet_post_one_send(struct uet_qp *qp, const struct ib_send_wr *wr)
 	}
 
 	op = uet_wr_op(wr->opcode, false);
+	if (op && uet_qp_is_uc(qp) && !uet_wr_op_uc(op))
+		return -EINVAL;
 	inl = (wr->send_flags & IB_SEND_INLINE) && op &&
 	      (op->flags & UET_WR_INLINE);
 	err = uet_sge_from_wr(&wqe->dma, wr->sg_list, wr->num_sge, inl,

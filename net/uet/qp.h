@@ -141,7 +141,23 @@ struct uet_resp {
 	u32 hole_psn;
 	u64 hole_since_ns;
 	bool hole_nacked;
+
+	/* UC: the newest message begun (uet_resp_uc()). */
+	bool uc_seen;		/* one began since RESET */
+	bool uc_open;		/* it is being received */
+	u8 uc_opcode;
+	u32 uc_msn;
+	u32 uc_len;		/* its msg_len */
+	u32 uc_rcvd;		/* its bytes placed */
 };
+
+/* An unreliable connected QP: the RC engine without ACKs, resends or
+ * congestion control (req.c uet_req_push(), resp.c uet_resp_uc()).
+ */
+static inline bool uet_qp_is_uc(const struct uet_qp *qp)
+{
+	return qp->ibqp.qp_type == IB_QPT_UC;
+}
 
 static inline struct uet_swqe *uet_swqe(const struct uet_req *req, u32 i)
 {

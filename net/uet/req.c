@@ -185,7 +185,8 @@ static void uet_req_fetch(struct uet_qp *qp)
 		w->consumes_rmsg = w->op && (w->op->flags & UET_WR_RECV);
 		req->tail++;
 
-		if (!w->op) {
+		/* An opcode UC does not have fails as rdma_rxe fails it. */
+		if (!w->op || (uet_qp_is_uc(qp) && !uet_wr_op_uc(w->op))) {
 			w->status = IB_WC_LOC_QP_OP_ERR;
 			continue;
 		}
@@ -324,7 +325,10 @@ static void uet_req_set_hdrs(struct uet_qp *qp, struct sk_buff *skb, u32 psn,
 		.dpdcid = qp->dest_qpn,
 	};
 
-	if (!qp->tx_synced)
+	/* UC starts no stream: its responder takes any PSN. */
+	if (uet_qp_is_uc(qp))
+		pds.flags = UET_PDS_REQ_F_UC;
+	else if (!qp->tx_synced)
 		pds.flags |= UET_PDS_REQ_F_SYN;
 
 	uet_pds_req_pack(&pds, skb->data, sizeof(struct uet_pds_req_hdr));
@@ -511,6 +515,22 @@ static void uet_req_push(struct uet_qp *qp, struct sk_buff *skb, u32 psn)
 	struct uet_req *req = qp->req;
 
 	qp->tx_used = true;
+	/* UC keeps nothing to resend: the packet leaves now and is acknowledged
+	 * at once, so the window never closes and its WQE completes when its
+	 * last packet was sent (IBA vol 1 9.7.x; rxe completes a UC WQE
+	 * once it is sent). One entropy value: no spraying to reorder
+	 * packets that nothing reorders back.
+	 */
+	if (uet_qp_is_uc(qp)) {
+		u8 tos = uet_qp_tos(uet_param(qp->udev, dscp_data), true);
+
+		qp->tx.nxt++;
+		qp->tx.una = qp->tx.nxt;
+		qp->tx.sacked_hi = qp->tx.nxt;
+		qp->tx.acked_hi = qp->tx.nxt;
+		uet_qp_xmit(qp, skb, tos, qp->entropy);
+		return;
+	}
 	/* The packets of a train leave together: the clock is read when
 	 * the train before it left (uet_req_train_flush()) or when none is
 	 * being built. (Emulated, a read costs as much as building a packet,
@@ -599,7 +619,7 @@ static int uet_req_wqe_pkt(struct uet_qp *qp, struct uet_swqe *w)
 	u32 psn = qp->tx.nxt, len = 0;
 	struct uet_verbs_hdr vh = {
 		.opcode = w->op->wire,
-		.msn = w->consumes_rmsg ? w->msn : w->seq,
+		.msn = w->consumes_rmsg || uet_qp_is_uc(qp) ? w->msn : w->seq,
 		.msg_len = w->length,
 		.offset = w->sent,
 		.addr = wqe->iova,
@@ -630,8 +650,13 @@ static int uet_req_wqe_pkt(struct uet_qp *qp, struct uet_swqe *w)
 		put_unaligned_be64(wqe->wr.wr.atomic.swap, p + 8);
 		vh.pay_len = UET_ATOMIC_REQ_LEN;
 	} else if (len) {
+		/* A UC WQE completes once sent, its buffer the consumer's
+		 * again while the packet may still wait in a queue: UC
+		 * payloads are copied, not lent.
+		 */
 		err = uet_req_add_payload(qp, skb, len,
-					  uet_req_is_inline(w) ? NULL :
+					  uet_req_is_inline(w) ||
+					  uet_qp_is_uc(qp) ? NULL :
 					  uet_req_lend_wqe,
 					  uet_req_fill_wqe, w);
 		if (err) {
@@ -750,6 +775,9 @@ static bool uet_req_may_start(struct uet_qp *qp, struct uet_swqe *w)
 /* May a new packet leave now: MPR window and congestion control. */
 static bool uet_req_may_send(struct uet_qp *qp, u64 now)
 {
+	/* Without ACKs congestion control hears nothing: UC is not paced. */
+	if (uet_qp_is_uc(qp))
+		return true;
 	if (!uet_pdc_tx_window_open(&qp->tx)) {
 		qp->req->need_ack = true;
 		return false;
@@ -808,10 +836,13 @@ static void uet_req_send_new(struct uet_qp *qp, int *budget, u64 now)
 				break;
 			if (w->rd_atomic && !req->rd_atomic++)
 				req->rd_since_ns = now;
-			if (w->consumes_rmsg) {
+			/* UC numbers every message: its responder tells
+			 * a lost one by the next one's number.
+			 */
+			if (w->consumes_rmsg || uet_qp_is_uc(qp))
 				w->msn = req->msn++;
+			if (w->consumes_rmsg)
 				req->rmsg++;
-			}
 			w->started = true;
 		}
 		if (uet_req_wqe_pkt(qp, w)) {

@@ -14,6 +14,7 @@
 #include "qp.h"
 #include "psn.h"
 #include "train.h"
+#include "uc.h"
 #include "udp.h"
 
 int uet_resp_init(struct uet_qp *qp)
@@ -68,6 +69,8 @@ void uet_resp_reset(struct uet_qp *qp)
 	resp->ack_deadline_ns = 0;
 	memset(&resp->hold, 0, sizeof(resp->hold));
 	resp->hole_since_ns = 0;
+	resp->uc_seen = false;
+	resp->uc_open = false;
 	if (!qp->srq)
 		uet_queue_discard(&qp->rq);
 }
@@ -361,6 +364,176 @@ static int uet_resp_execute(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 	}
 }
 
+/* UC (IBA vol 1 9.7.x, as rdma_rxe's responder drops a message): a
+ * message that cannot be received whole is dropped. Its receive WQE, if
+ * it took one, stays for the next message; what a WRITE placed before
+ * stays placed.
+ */
+static void uet_resp_uc_drop(struct uet_qp *qp)
+{
+	struct uet_resp *resp = qp->resp;
+
+	if (resp->uc_open)
+		uet_inc(qp->udev, UET_CNT_UC_MSG_DROP);
+	resp->uc_open = false;
+	if (resp->rmsg_done != resp->rmsg_bound) {
+		struct uet_rmsg *m = &resp->rmsg[resp->rmsg_done % UET_RMSG_MAX];
+
+		m->known = false;
+		m->rcvd = 0;
+	}
+}
+
+/* The receive WQE of the UC message msn begins, bound if none is. */
+static struct uet_rmsg *uet_resp_uc_rqe(struct uet_qp *qp,
+					const struct uet_verbs_hdr *vh)
+{
+	struct uet_resp *resp = qp->resp;
+	struct uet_rmsg *m = &resp->rmsg[resp->rmsg_done % UET_RMSG_MAX];
+
+	if (resp->rmsg_done == resp->rmsg_bound) {
+		if (uet_resp_take_rqe(qp, m))
+			return NULL;
+		resp->rmsg_bound++;
+	}
+	m->known = true;
+	m->opcode = vh->opcode;
+	m->flags = vh->flags;
+	m->msg_len = vh->msg_len;
+	m->imm = vh->imm;
+	m->rcvd = 0;
+	return m;
+}
+
+/* The UC message msn ended whole: its receive WQE, if any, completes. */
+static void uet_resp_uc_done(struct uet_qp *qp)
+{
+	struct uet_resp *resp = qp->resp;
+	struct uet_rmsg *m = &resp->rmsg[resp->rmsg_done % UET_RMSG_MAX];
+
+	resp->uc_open = false;
+	if (resp->uc_opcode == UET_OP_WRITE)
+		return;
+	if (resp->uc_opcode == UET_OP_SEND_INV &&
+	    (uet_key_is_mw(m->imm) ? uet_mw_invalidate(qp, m->imm, true) :
+	     uet_mr_invalidate(qp->udev, qp->ibqp.pd, m->imm)))
+		m->status = IB_WC_REM_INV_REQ_ERR;
+	uet_resp_post_cqe(qp, m, m->status);
+	m->bound = false;
+	resp->rmsg_done++;
+	if (m->status != IB_WC_SUCCESS)
+		uet_qp_error(qp);
+}
+
+/* A UC data packet of len bytes. There is no ACK and no resend, so a
+ * message is received whole or not at all: its packets are placed as
+ * they arrive, in any order, and it ends when its bytes are all there.
+ * A packet of a later message (a larger msn) ends it too (uc.h): if it
+ * is not whole then, a packet of it was lost and it is dropped, and a
+ * packet of it that comes after that is discarded. The requester sends
+ * a QP's packets in order on one entropy value, so one path: a message
+ * is dropped for reordering only if the network reorders one path's
+ * packets across a message boundary. Errors drop the message as rdma_rxe
+ * does for UC (no receive WQE, a SEND longer than it, an rkey refused:
+ * class D); a receive WQE that cannot be written completes in error
+ * (class A).
+ */
+static void uet_resp_uc(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
+			struct sk_buff *skb, int off, u32 len)
+{
+	struct uet_sge_io pkt = { .skb = skb, .skb_off = off };
+	struct uet_resp *resp = qp->resp;
+	struct uet_dev *udev = qp->udev;
+	struct uet_rmsg *m = NULL;
+	struct uet_mr *mr;
+	u64 delta;
+
+	switch (vh->opcode) {
+	case UET_OP_SEND:
+	case UET_OP_SEND_IMM:
+	case UET_OP_SEND_INV:
+	case UET_OP_WRITE:
+	case UET_OP_WRITE_IMM:
+		break;
+	default:
+		uet_inc(udev, UET_CNT_DROP_MALFORMED);
+		return;
+	}
+	if (vh->offset > vh->msg_len || len > vh->msg_len - vh->offset) {
+		uet_inc(udev, UET_CNT_DROP_MALFORMED);
+		return;
+	}
+
+	switch (uet_uc_classify(resp->uc_seen, resp->uc_open, resp->uc_msn,
+				vh->msn)) {
+	case UET_UC_PKT_LATE:
+		uet_inc(udev, UET_CNT_DROP_WINDOW);
+		return;
+	case UET_UC_PKT_CUR:
+		if (vh->opcode != resp->uc_opcode ||
+		    vh->msg_len != resp->uc_len) {
+			uet_inc(udev, UET_CNT_DROP_MALFORMED);
+			uet_resp_uc_drop(qp);
+			return;
+		}
+		break;
+	case UET_UC_PKT_NEW:
+		uet_resp_uc_drop(qp);
+		resp->uc_seen = true;
+		resp->uc_open = true;
+		resp->uc_msn = vh->msn;
+		resp->uc_opcode = vh->opcode;
+		resp->uc_len = vh->msg_len;
+		resp->uc_rcvd = 0;
+		if (vh->opcode != UET_OP_WRITE) {
+			m = uet_resp_uc_rqe(qp, vh);
+			if (!m) {
+				uet_inc(udev, UET_CNT_DROP_BACKLOG);
+				uet_resp_uc_drop(qp);
+				return;
+			}
+			if (m->status != IB_WC_SUCCESS) {
+				uet_resp_uc_done(qp);
+				return;
+			}
+			if (uet_resp_op_is_send(vh->opcode) &&
+			    vh->msg_len > m->wqe->dma.length) {
+				uet_inc(udev, UET_CNT_DROP_ACCESS);
+				uet_resp_uc_drop(qp);
+				return;
+			}
+		}
+		break;
+	}
+	if (vh->opcode != UET_OP_WRITE)
+		m = &resp->rmsg[resp->rmsg_done % UET_RMSG_MAX];
+
+	if (uet_resp_op_is_send(vh->opcode)) {
+		if (uet_sge_copy(qp, m->wqe->dma.sge, m->wqe->dma.num_sge,
+				 vh->offset, len, IB_ACCESS_LOCAL_WRITE, &pkt)) {
+			m->status = IB_WC_LOC_PROT_ERR;
+			uet_resp_uc_done(qp);
+			return;
+		}
+	} else {
+		mr = uet_resp_mr(qp, vh->rkey, IB_ACCESS_REMOTE_WRITE, vh->addr,
+				 vh->msg_len, &delta);
+		if (!mr || vh->addr + vh->offset < vh->addr ||
+		    uet_mr_copy_skb(mr, vh->addr + vh->offset + delta, skb,
+				    off, len)) {
+			if (mr)
+				uet_mr_put(mr);
+			uet_inc(udev, UET_CNT_DROP_ACCESS);
+			uet_resp_uc_drop(qp);
+			return;
+		}
+		uet_mr_put(mr);
+	}
+	resp->uc_rcvd += len;
+	if (resp->uc_rcvd == resp->uc_len)
+		uet_resp_uc_done(qp);
+}
+
 /* A hole that packets keep overtaking, for longer than reordering
  * explains, is reported at once instead of waiting for the sender to
  * infer it: NACK PKT_NOT_RCVD, once per hole.
@@ -448,6 +621,20 @@ static bool uet_resp_data(struct uet_qp *qp, struct sk_buff *skb, u32 pkt,
 		return true;
 	}
 	len = pkt_len - UET_DATA_HDR_LEN;
+	/* A UC request only to a UC QP, and to it nothing else. */
+	if (!(pds.flags & UET_PDS_REQ_F_UC) != !uet_qp_is_uc(qp)) {
+		uet_inc(udev, UET_CNT_DROP_MALFORMED);
+		return true;
+	}
+	if (uet_qp_is_uc(qp)) {
+		/* A trimmed packet is lost: nothing asks for it again. */
+		if (cb->dscp == uet_param(udev, dscp_trimmed) ||
+		    len < vh.pay_len)
+			uet_inc(udev, UET_CNT_TRIMMED_RX);
+		else
+			uet_resp_uc(qp, &vh, skb, pkt + UET_DATA_HDR_LEN, len);
+		return uet_qp_state(qp) != IB_QPS_ERR;
+	}
 	if (pds.flags & UET_PDS_REQ_F_RETX)
 		resp->ack_retx = true;
 	if (cb->ecn == INET_ECN_CE) {

@@ -32,6 +32,8 @@ enum uet_pds_type {
 #define UET_PDS_REQ_F_RETX	0x10
 #define UET_PDS_REQ_F_ACKREQ	0x08
 #define UET_PDS_REQ_F_SYN	0x04
+/* uet: a UC QP's request, which nothing acknowledges or resends. */
+#define UET_PDS_REQ_F_UC	0x01
 
 /* Prologue: type:5 | next_hdr:4 | flags:7 */
 #define UET_PDS_TYPE_SHIFT	11

@@ -81,6 +81,8 @@ local f = {
 	fl_syn = ProtoField.bool(P .. "pds.flags.syn", "New PDC (SYN)", 16, nil, 0x0004),
 	fl_dup = ProtoField.bool(P .. "pds.flags.dup", "Duplicate Received (DUP, uet)",
 				 16, nil, 0x0001),
+	fl_uc = ProtoField.bool(P .. "pds.flags.uc", "Unreliable Connected (UC, uet)",
+				16, nil, 0x0001),
 	fl_sol = ProtoField.bool(P .. "uud.flags.solicited", "Solicited", 16, nil, 0x0001),
 	fl_imm = ProtoField.bool(P .. "uud.flags.imm", "Immediate Data", 16, nil, 0x0002),
 
@@ -191,6 +193,7 @@ local function add_flags(tree, range, ptype)
 		ft:add(f.fl_retx, range)
 		ft:add(f.fl_ar, range)
 		ft:add(f.fl_syn, range)
+		ft:add(f.fl_uc, range)
 	elseif ptype == T_ACK then
 		ft:add(f.fl_p, range)
 	elseif ptype == T_ACK_CC or ptype == T_ACK_CCX then
@@ -274,6 +277,10 @@ local function dissect_rud(tvb, tree, flags)
 	end
 	if bit.band(flags, 0x04) ~= 0 then
 		info = info .. " SYN"
+	end
+	-- A UC QP's request: nothing acknowledges it, nothing resends it.
+	if bit.band(flags, 0x01) ~= 0 then
+		info = info .. " UC"
 	end
 	if bit.rshift(tvb(0, 2):uint(), 7) % 16 ~= NH_VERBS then
 		return PDS_REQ_LEN, info
