@@ -49,6 +49,7 @@ static void check(bool ok, const char *what)
 }
 
 #define die vu_die
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static uint64_t now_ms(void)
 {
@@ -65,7 +66,7 @@ static uint8_t pattern(uint32_t msg, uint32_t i)
 
 static uint32_t msg_size(uint32_t msg)
 {
-	return sizes[msg % (sizeof(sizes) / sizeof(sizes[0]))];
+	return sizes[msg % ARRAY_SIZE(sizes)];
 }
 
 static void side_init(struct side *s, const char *dev, int gid_index)
