@@ -424,6 +424,61 @@ tcp_listens() {
 }
 export -f gid_of ibdev_gid_index uet_counter uet_counters tcp_listens
 
+# perftest_pair OUT TOOL ARGS...: a perftest or ibv_*_pingpong TOOL's
+# server on uet1 in b, then its client on uet0 in a connecting to
+# 10.0.0.2 (port PORT, GIDs GID_B and GID_A), both with ARGS; perftest
+# takes PERF_OPTS too (e.g. "-c UD"). Outputs in OUT.srv and OUT. Returns
+# 0; 2 if perftest only failed to calibrate its clock ("Can't produce a
+# report", which emulated CPUs make frequent); 1 on any other failure,
+# both outputs shown.
+perftest_pair() {
+	local out=$1 tool=$2 srv rc=0 src=0
+	local -a sa ca opts
+	shift 2
+	read -ra opts <<<"${PERF_OPTS:-}"
+	case $tool in
+	*_pingpong)
+		sa=(-d uet1 -g "$GID_B") ca=(-d uet0 -g "$GID_A") ;;
+	*)
+		sa=(--use_old_post_send "${opts[@]}" -d uet1 -x "$GID_B")
+		ca=(--use_old_post_send "${opts[@]}" -d uet0 -x "$GID_A") ;;
+	esac
+	ip netns exec "$(ns_name b)" timeout 200 "$tool" "${sa[@]}" -p "$PORT" "$@" \
+		>"$out.srv" 2>&1 &
+	srv=$!
+	if ! wait_for 30 tcp_listens "$srv" "$PORT"; then
+		kill "$srv"
+		wait "$srv"
+		echo "the $tool server never listened:"
+		cat "$out.srv"
+		return 1
+	fi
+	in_ns a timeout 150 "$tool" "${ca[@]}" -p "$PORT" "$@" 10.0.0.2 >"$out" 2>&1 || rc=$?
+	# A server whose client failed may wait for traffic for ever.
+	[ "$rc" -eq 0 ] || wait_for 10 pid_gone "$srv" || kill "$srv"
+	wait "$srv" || src=$?
+	[ "$rc" -ne 0 ] || [ "$src" -ne 0 ] || return 0
+	grep -q "Can't produce a report" "$out" "$out.srv" && return 2
+	echo "$tool $*: client exit $rc, server exit $src"
+	sed 's/^/client: /' "$out"
+	sed 's/^/server: /' "$out.srv"
+	return 1
+}
+
+# perftest_retry OUT TOOL ARGS...: perftest_pair until perftest gets its
+# report, RETRIES times at most.
+perftest_retry() {
+	local i rc
+	for ((i = 1; i <= RETRIES; i++)); do
+		rc=0
+		perftest_pair "$@" || rc=$?
+		[ "$rc" -eq 2 ] || return "$rc"
+		echo "# $2 ${*:3}: clock calibration failed (try $i)"
+	done
+	echo "$2: perftest could not calibrate its clock in $RETRIES tries"
+	return 1
+}
+
 # uet_verify SNS SDEV CNS CDEV ADDR OUT ARGS...: uet-verify's server on SDEV
 # in namespace SNS, then its client on CDEV in CNS, connecting to ADDR, with
 # ARGS; their outputs in OUT and OUT.srv. Both must exit 0: every byte

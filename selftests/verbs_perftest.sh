@@ -16,6 +16,7 @@
 # report failed so is run again on its own, up to $RETRIES times.
 . "$(dirname "$0")/lib.sh"
 
+# shellcheck disable=SC2034 # PORT, RETRIES, PERF_OPTS: for perftest_pair
 PORT=18515 RETRIES=4
 # Messages per size: -a moves ALL_ITERS x 16 MiB, at a few MB/s when emulated.
 ALL_ITERS=5 ITERS=20 MTUS="1500 9000" PP_SIZES="1 4096 65536 1048576"
@@ -47,44 +48,6 @@ slow_kernel_rto a:uet0 b:uet1
 T=$(mktemp -d)
 on_exit "rm -rf $T"
 
-# run_pair OUT TOOL ARGS...: TOOL's server on uet1 in b, then its client on
-# uet0 in a, both with ARGS; their outputs in OUT.srv and OUT. Returns 0,
-# 2 if perftest only failed to calibrate its clock, 1 on any other failure.
-run_pair() {
-	local out=$1 tool=$2 srv rc=0 src=0
-	local -a sa ca
-	shift 2
-	case $tool in
-	ibv_rc_pingpong)
-		sa=(-d uet1 -g "$GID_B") ca=(-d uet0 -g "$GID_A") ;;
-	*)
-		sa=(--use_old_post_send -d uet1 -x "$GID_B")
-		ca=(--use_old_post_send -d uet0 -x "$GID_A") ;;
-	esac
-	ip netns exec "$(ns_name b)" timeout 200 "$tool" "${sa[@]}" -p "$PORT" "$@" \
-		>"$out.srv" 2>&1 &
-	srv=$!
-	if ! wait_for 30 tcp_listens "$srv" "$PORT"; then
-		kill "$srv"
-		wait "$srv"
-		echo "the $tool server never listened:"
-		cat "$out.srv"
-		return 1
-	fi
-	in_ns a timeout 150 "$tool" "${ca[@]}" -p "$PORT" "$@" 10.0.0.2 >"$out" 2>&1 || rc=$?
-	# A server whose client failed may wait for traffic for ever.
-	[ "$rc" -eq 0 ] || wait_for 10 pid_gone "$srv" || kill "$srv"
-	wait "$srv" || src=$?
-	[ "$rc" -ne 0 ] || [ "$src" -ne 0 ] || return 0
-	if grep -q "Can't produce a report" "$out" "$out.srv"; then
-		return 2
-	fi
-	echo "$tool $* failed: client exit $rc, server exit $src"
-	sed 's/^/client: /' "$out"
-	sed 's/^/server: /' "$out.srv"
-	return 1
-}
-
 # rx_sum: bytes both devices received.
 rx_sum() { echo $(($(uet_counter uet0 rx_bytes) + $(uet_counter uet1 rx_bytes))); }
 
@@ -102,7 +65,7 @@ payload() {
 	echo $((s * n * q))
 }
 
-# retry_pair OUT TOOL ARGS...: run_pair until perftest gets its report. On
+# retry_pair OUT TOOL ARGS...: perftest_pair until perftest gets its report. On
 # the debug kernel, whose clock perftest fails to calibrate most of the
 # time (r^2 0.6 against its 0.9), a run both sides finished but for the
 # report counts once the devices received what it moves.
@@ -112,7 +75,7 @@ retry_pair() {
 	rm -f "$1.noreport"
 	for ((i = 1; i <= RETRIES; i++)); do
 		[ -z "$lenient" ] || rx0=$(rx_sum)
-		run_pair "$@" && return 0
+		perftest_pair "$@" && return 0
 		rc=$?
 		[ "$rc" -eq 2 ] || return 1
 		echo "# $2 ${*:3}: clock calibration failed (try $i)" >>"$T/calib"
@@ -146,7 +109,7 @@ bw_all() {
 	: >"$T/bw"
 	while :; do
 		rc=0
-		run_pair "$T/all" "$tool" -a -n "$ALL_ITERS" || rc=$?
+		perftest_pair "$T/all" "$tool" -a -n "$ALL_ITERS" || rc=$?
 		[ "$rc" -ne 1 ] || return 1
 		sweeps=$((sweeps + 1))
 		bw_lines "$T/all" >>"$T/bw"

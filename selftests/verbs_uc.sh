@@ -20,7 +20,8 @@ TOOL=$UET_TESTING_BIN/verbs_uc
 [ -x "$TOOL" ] || skip "$TOOL not built (make -C tools)"
 command -v ibv_uc_pingpong >/dev/null || skip "no ibv_uc_pingpong (ibverbs-utils)"
 command -v ib_write_bw >/dev/null || skip "no perftest"
-PORT=18515 RETRIES=4 ITERS=200 LOSS=5%
+# shellcheck disable=SC2034 # PORT, RETRIES, PERF_OPTS: for perftest_pair
+PORT=18515 RETRIES=4 PERF_OPTS="-c UC" ITERS=200 LOSS=5%
 uet_pair
 T=$(mktemp -d)
 on_exit "rm -rf $T"
@@ -35,57 +36,9 @@ for d in uet0 uet1; do
 	done
 done
 
-# run_pair OUT TOOL ARGS...: TOOL's server on uet1 in b, then its client
-# on uet0 in a, both with ARGS; outputs in OUT.srv and OUT. Returns 0, 2
-# if perftest only failed to calibrate its clock, 1 on any other failure.
-run_pair() {
-	local out=$1 tool=$2 srv rc=0 src=0
-	local -a sa ca
-	shift 2
-	case $tool in
-	ibv_uc_pingpong)
-		sa=(-d uet1 -g "$GID_B") ca=(-d uet0 -g "$GID_A") ;;
-	*)
-		sa=(--use_old_post_send -c UC -d uet1 -x "$GID_B")
-		ca=(--use_old_post_send -c UC -d uet0 -x "$GID_A") ;;
-	esac
-	ip netns exec "$(ns_name b)" timeout 120 "$tool" "${sa[@]}" -p "$PORT" "$@" \
-		>"$out.srv" 2>&1 &
-	srv=$!
-	if ! wait_for 30 tcp_listens "$srv" "$PORT"; then
-		kill "$srv"
-		wait "$srv"
-		echo "the $tool server never listened:"
-		cat "$out.srv"
-		return 1
-	fi
-	in_ns a timeout 100 "$tool" "${ca[@]}" -p "$PORT" "$@" 10.0.0.2 >"$out" 2>&1 || rc=$?
-	[ "$rc" -eq 0 ] || wait_for 10 pid_gone "$srv" || kill "$srv"
-	wait "$srv" || src=$?
-	[ "$rc" -ne 0 ] || [ "$src" -ne 0 ] || return 0
-	grep -q "Can't produce a report" "$out" "$out.srv" && return 2
-	echo "$tool $*: client exit $rc, server exit $src"
-	sed 's/^/client: /' "$out"
-	sed 's/^/server: /' "$out.srv"
-	return 1
-}
-
-# retry_pair OUT TOOL ARGS...: run_pair until perftest gets its report.
-retry_pair() {
-	local i rc
-	for ((i = 1; i <= RETRIES; i++)); do
-		rc=0
-		run_pair "$@" || rc=$?
-		[ "$rc" -eq 2 ] || return "$rc"
-		echo "# $2 ${*:3}: clock calibration failed (try $i)"
-	done
-	echo "$2: perftest could not calibrate its clock in $RETRIES tries"
-	return 1
-}
-
 # pingpong SIZE: ibv_uc_pingpong -c; its check prints what differs.
 pingpong() {
-	retry_pair "$T/pp" ibv_uc_pingpong -c -s "$1" -n "$ITERS" || return 1
+	perftest_retry "$T/pp" ibv_uc_pingpong -c -s "$1" -n "$ITERS" || return 1
 	if grep -q "invalid data" "$T/pp" "$T/pp.srv"; then
 		echo "ibv_uc_pingpong -s $1: the data check failed"
 		cat "$T/pp" "$T/pp.srv"
@@ -102,7 +55,7 @@ pingpong() {
 bw() {
 	local rx0 rx
 	rx0=$(uet_counter uet1 rx_packets)
-	retry_pair "$T/bw" "$1" -s "$2" -n "$ITERS" || return 1
+	perftest_retry "$T/bw" "$1" -s "$2" -n "$ITERS" || return 1
 	rx=$(($(uet_counter uet1 rx_packets) - rx0))
 	awk -v s="$2" -v t="$1" 'NF == 5 && $1 == s && $5 + 0 > 0 {
 		printf "# %s -c UC: %s B, %s Mpps\n", t, $1, $5; ok = 1 }

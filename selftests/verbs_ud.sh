@@ -16,7 +16,8 @@
 
 TOOL=$UET_TESTING_BIN/verbs_ud
 [ -x "$TOOL" ] || skip "$TOOL not built (make -C tools)"
-PORT=18515 RETRIES=4 ITERS=200
+# shellcheck disable=SC2034 # PORT, RETRIES, PERF_OPTS: for perftest_pair
+PORT=18515 RETRIES=4 PERF_OPTS="-c UD" ITERS=200
 uet_pair v6
 T=$(mktemp -d)
 on_exit "rm -rf $T"
@@ -35,59 +36,11 @@ step "user UD QPs of uet0: data, GRH, completions, errors, rewritten rings" verb
 # run on stock.
 stock_kernel || exit 0
 
-# run_pair OUT TOOL ARGS...: TOOL's server on uet1 in b, then its client
-# on uet0 in a, both with ARGS; outputs in OUT.srv and OUT. Returns 0, 2
-# if perftest only failed to calibrate its clock, 1 on any other failure.
-run_pair() {
-	local out=$1 tool=$2 srv rc=0 src=0
-	local -a sa ca
-	shift 2
-	case $tool in
-	ibv_ud_pingpong)
-		sa=(-d uet1 -g "$GID_B") ca=(-d uet0 -g "$GID_A") ;;
-	*)
-		sa=(--use_old_post_send -c UD -d uet1 -x "$GID_B")
-		ca=(--use_old_post_send -c UD -d uet0 -x "$GID_A") ;;
-	esac
-	ip netns exec "$(ns_name b)" timeout 120 "$tool" "${sa[@]}" -p "$PORT" "$@" \
-		>"$out.srv" 2>&1 &
-	srv=$!
-	if ! wait_for 30 tcp_listens "$srv" "$PORT"; then
-		kill "$srv"
-		wait "$srv"
-		echo "the $tool server never listened:"
-		cat "$out.srv"
-		return 1
-	fi
-	in_ns a timeout 100 "$tool" "${ca[@]}" -p "$PORT" "$@" 10.0.0.2 >"$out" 2>&1 || rc=$?
-	[ "$rc" -eq 0 ] || wait_for 10 pid_gone "$srv" || kill "$srv"
-	wait "$srv" || src=$?
-	[ "$rc" -ne 0 ] || [ "$src" -ne 0 ] || return 0
-	grep -q "Can't produce a report" "$out" "$out.srv" && return 2
-	echo "$tool $*: client exit $rc, server exit $src"
-	sed 's/^/client: /' "$out"
-	sed 's/^/server: /' "$out.srv"
-	return 1
-}
-
-# retry_pair OUT TOOL ARGS...: run_pair until perftest gets its report.
-retry_pair() {
-	local i rc
-	for ((i = 1; i <= RETRIES; i++)); do
-		rc=0
-		run_pair "$@" || rc=$?
-		[ "$rc" -eq 2 ] || return "$rc"
-		echo "# $2 ${*:3}: clock calibration failed (try $i)"
-	done
-	echo "$2: perftest could not calibrate its clock in $RETRIES tries"
-	return 1
-}
-
 # pingpong SIZE: ibv_ud_pingpong -c. Its check compares the first byte of
 # each page and prints what differs (its exit status stays 0); verbs_ud
 # compares every byte.
 pingpong() {
-	retry_pair "$T/pp" ibv_ud_pingpong -c -s "$1" -n "$ITERS" || return 1
+	perftest_retry "$T/pp" ibv_ud_pingpong -c -s "$1" -n "$ITERS" || return 1
 	if grep -q "invalid data" "$T/pp" "$T/pp.srv"; then
 		echo "ibv_ud_pingpong -s $1: the data check failed"
 		cat "$T/pp" "$T/pp.srv"
@@ -104,7 +57,7 @@ pingpong() {
 send_bw() {
 	local rx0 rx
 	rx0=$(uet_counter uet1 rx_packets)
-	retry_pair "$T/bw" ib_send_bw -s "$1" -n "$ITERS" || return 1
+	perftest_retry "$T/bw" ib_send_bw -s "$1" -n "$ITERS" || return 1
 	rx=$(($(uet_counter uet1 rx_packets) - rx0))
 	awk -v s="$1" 'NF == 5 && $1 == s && $5 + 0 > 0 {
 		printf "# ib_send_bw -c UD: %s B, %s Mpps\n", $1, $5; ok = 1 }
@@ -116,7 +69,7 @@ send_bw() {
 
 # send_lat SIZE: ib_send_lat over UD; a positive average.
 send_lat() {
-	retry_pair "$T/lat" ib_send_lat -s "$1" -n 100 || return 1
+	perftest_retry "$T/lat" ib_send_lat -s "$1" -n 100 || return 1
 	# #bytes #iterations t_min t_max t_typical t_avg t_stdev 99% 99.9%
 	awk 'NF == 9 && $1 ~ /^[0-9]+$/ && $6 + 0 > 0 {
 		printf "# ib_send_lat -c UD: %s B, t_avg %s us\n", $1, $6; ok = 1 }
@@ -151,6 +104,7 @@ for mtu in 1500 9000; do
 	[ $mtu != 1500 ] || step "MTU $mtu: ib_send_lat -c UD -s $pmtu" send_lat $pmtu
 done
 step "uet0 has the GID of fd00::1" wait_for 5 ibdev_gid_index uet0 fd00::1
+# shellcheck disable=SC2034 # for perftest_pair
 GID_A=$(ibdev_gid_index uet0 fd00::1) GID_B=$(ibdev_gid_index uet1 fd00::2)
 step "IPv6 GIDs: ibv_ud_pingpong -c -s 4096" pingpong 4096
 
