@@ -4,8 +4,10 @@
 # rdma_cm over uet: the IB CM's MADs travel as UUD datagrams between the GSI
 # QPs (QP1) of two devices, uet0 in namespace a (clients) and uet1 in b
 # (servers). rping checks its data over IPv4 and IPv6, ucmatose connects
-# several endpoints, ib_send_bw connects its QP through rdma_cm (-R); then
-# forged datagrams are dropped and counted, and the module unloads cleanly.
+# several endpoints, udaddy exchanges datagrams between user UD QPs that
+# rdma_cm addressed, ib_send_bw connects its QP through rdma_cm (-R);
+# then forged datagrams are dropped and counted, and the module unloads
+# cleanly.
 . "$(dirname "$0")/lib.sh"
 
 veth_pair v6
@@ -70,19 +72,20 @@ rping_pair() {
 	return "$rc"
 }
 
-# ucmatose_pair ADDR: 4 connections exchanging 20 messages each.
-ucmatose_pair() {
-	local srv rc=0
-	in_ns b timeout 120 ucmatose -b "$1" -c 4 -C 20 >"$T/cma.srv" 2>&1 &
+# cma_pair TOOL ADDR: librdmacm's example TOOL (ucmatose: RC; udaddy: UD
+# QPs of the user), 4 endpoints exchanging 20 messages each.
+cma_pair() {
+	local tool=$1 srv rc=0
+	in_ns b timeout 120 "$tool" -b "$2" -c 4 -C 20 >"$T/cma.srv" 2>&1 &
 	srv=$!
-	if ! wait_for 30 listening ucmatose; then
+	if ! wait_for 30 listening "$tool"; then
 		kill "$srv"
 		wait "$srv"
-		echo "the ucmatose server never listened:"
+		echo "the $tool server never listened:"
 		cat "$T/cma.srv"
 		return 1
 	fi
-	in_ns a timeout 120 ucmatose -s "$1" -c 4 -C 20 >"$T/cma.cli" 2>&1 || rc=1
+	in_ns a timeout 120 "$tool" -s "$2" -c 4 -C 20 >"$T/cma.cli" 2>&1 || rc=1
 	wait "$srv" || rc=1
 	grep -q "return status 0" "$T/cma.cli" || rc=1
 	grep -q "return status 0" "$T/cma.srv" || rc=1
@@ -160,13 +163,14 @@ send_bw_pair() {
 }
 
 step "rping -v -V -C 10 over IPv4 carries the expected data" rping_pair 10.0.0.2
-step "ucmatose, 4 connections over IPv4" ucmatose_pair 10.0.0.2
+step "ucmatose, 4 connections over IPv4" cma_pair ucmatose 10.0.0.2
 # The debug kernel takes some 30 s to start a pair of programs: rping and
 # ucmatose over IPv4 have shown it the CM's datagrams and rdma_cm QPs
 # moving data (IPv6 changes only the addresses they carry).
 if stock_kernel; then
 	step "rping -v -V -C 10 over IPv6 carries the expected data" rping_pair fd00::2
-	step "ucmatose, 4 connections over IPv6" ucmatose_pair fd00::2
+	step "ucmatose, 4 connections over IPv6" cma_pair ucmatose fd00::2
+	step "udaddy, 4 UD endpoints over IPv4" cma_pair udaddy 10.0.0.2
 	step "ib_send_bw -R (rdma_cm QP)" send_bw_pair
 fi
 # no_drops: neither device dropped a packet as malformed, refused, or for
