@@ -619,6 +619,24 @@ static bool uet_udp_unicast(const struct in6_addr *addr, bool v4)
 	return !ipv6_addr_any(addr) && !ipv6_addr_is_multicast(addr);
 }
 
+/* An address pair from two GIDs (IPv4-mapped when v4), checked already. */
+static void uet_addrs_set(struct uet_addrs *addrs, bool v4,
+			  const struct in6_addr *saddr,
+			  const struct in6_addr *daddr, u8 hop_limit)
+{
+	memset(addrs, 0, sizeof(*addrs));
+	if (v4) {
+		addrs->family = AF_INET;
+		addrs->saddr.v4 = saddr->s6_addr32[3];
+		addrs->daddr.v4 = daddr->s6_addr32[3];
+	} else {
+		addrs->family = AF_INET6;
+		addrs->saddr.v6 = *saddr;
+		addrs->daddr.v6 = *daddr;
+	}
+	addrs->hop_limit = hop_limit;
+}
+
 int uet_addrs_from_ah(struct uet_dev *udev, const struct rdma_ah_attr *attr,
 		      struct uet_addrs *addrs)
 {
@@ -646,17 +664,7 @@ int uet_addrs_from_ah(struct uet_dev *udev, const struct rdma_ah_attr *attr,
 	if (!uet_udp_unicast(&daddr, v4))
 		return -EINVAL;
 
-	memset(addrs, 0, sizeof(*addrs));
-	if (v4) {
-		addrs->family = AF_INET;
-		addrs->saddr.v4 = saddr.s6_addr32[3];
-		addrs->daddr.v4 = daddr.s6_addr32[3];
-	} else {
-		addrs->family = AF_INET6;
-		addrs->saddr.v6 = saddr;
-		addrs->daddr.v6 = daddr;
-	}
-	addrs->hop_limit = grh->hop_limit;
+	uet_addrs_set(addrs, v4, &saddr, &daddr, grh->hop_limit);
 	return 0;
 }
 
@@ -701,17 +709,7 @@ int uet_addrs_from_av(struct uet_dev *udev, const struct rxe_av *av,
 		return -EINVAL;
 	rdma_put_gid_attr(sgid_attr);
 
-	memset(addrs, 0, sizeof(*addrs));
-	if (v4) {
-		addrs->family = AF_INET;
-		addrs->saddr.v4 = saddr.s6_addr32[3];
-		addrs->daddr.v4 = daddr.s6_addr32[3];
-	} else {
-		addrs->family = AF_INET6;
-		addrs->saddr.v6 = saddr;
-		addrs->daddr.v6 = daddr;
-	}
-	addrs->hop_limit = av->grh.hop_limit;
+	uet_addrs_set(addrs, v4, &saddr, &daddr, av->grh.hop_limit);
 	return 0;
 }
 
