@@ -5,17 +5,22 @@
 # long_*.sh, or those named) and
 # print TAP. A test also fails if the kernel logged a splat while it ran
 # (BUG, WARNING, KASAN, lockdep, ODEBUG, a hung task, ...), or if it ran
-# longer than settings' timeout (kselftest's per-test limit). With -k, a
-# kmemleak scan after the last test counts as one more test. Ends with
-# "N passed, N failed, N skipped"; -o FILE also writes that line to FILE,
-# and after it "failed: NAME..." (the suites that failed, if any).
+# longer than settings' timeout (kselftest's per-test limit) or -t's
+# SECONDS; a test killed for it first has the kernel's blocked tasks and
+# log printed. With -k, a kmemleak scan after the last test counts as one
+# more test. Ends with "N passed, N failed, N skipped"; -o FILE also writes
+# that line to FILE, and after it "failed: NAME..." (the suites that
+# failed, if any). FILE is rewritten as each test starts, with a third
+# line "running: NAME": if the VM never comes back, the caller still
+# knows what passed and which test it was in.
 set -u
 dir=$(dirname "$(readlink -f "$0")")
-kmemleak='' out=''
-while getopts ko: opt; do
+kmemleak='' out='' limit=''
+while getopts ko:t: opt; do
 	case $opt in
 	k) kmemleak=1 ;;
 	o) out=$OPTARG ;;
+	t) limit=$OPTARG ;;
 	*) exit 2 ;;
 	esac
 done
@@ -30,7 +35,7 @@ else
 	done
 fi
 
-limit=$(sed -n 's/^timeout=//p' "$dir/settings")
+[ -n "$limit" ] || limit=$(sed -n 's/^timeout=//p' "$dir/settings")
 splat='BUG:|WARNING:|KASAN|UBSAN|Oops|general protection|possible circular locking|possible recursive locking|inconsistent lock state|lock held when returning|suspicious RCU|sleeping function called|refcount_t:|list_(add|del) corruption|stack-protector|Kernel panic|ODEBUG:|blocked for more than'
 
 kleak=/sys/kernel/debug/kmemleak
@@ -41,6 +46,16 @@ total=$((${#tests[@]} + ${kmemleak:-0}))
 pass=0 failed=0 skipped=0 n=0 failed_names=
 echo "TAP version 13"
 echo "1..$total"
+
+# summary [RUNNING]: the summary file (-o) as it stands.
+summary() {
+	[ -n "$out" ] || return 0
+	{
+		echo "$pass passed, $failed failed, $skipped skipped"
+		echo "failed:$failed_names"
+		[ $# -eq 0 ] || echo "running: $1"
+	} >"$out.tmp" && mv "$out.tmp" "$out"
+}
 
 result() {
 	n=$((n + 1))
@@ -54,13 +69,20 @@ result() {
 for t in "${tests[@]}"; do
 	name=${t%.sh}
 	echo "# --- $name"
+	summary "$name"
 	dmesg -C
 	start=$SECONDS
-	timeout "$limit" bash "$dir/$t" 2>&1
+	# A test stuck in its cleanup (rmmod, a netns going away) ignores
+	# SIGTERM's exit path: KILL follows.
+	timeout -k 30 "$limit" bash "$dir/$t" 2>&1
 	rc=$?
 	echo "# $name: $((SECONDS - start)) s"
-	[ "$rc" -ne 124 ] || echo "# $name: killed after the $limit s of settings"
-	if dmesg | grep -Eq "$splat"; then
+	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+		echo "# $name: killed after its limit of $limit s; blocked tasks and the kernel log:"
+		echo w >/proc/sysrq-trigger 2>/dev/null
+		dmesg | sed 's/^/#   /'
+		rc=1
+	elif dmesg | grep -Eq "$splat"; then
 		echo "# kernel splat during $name:"
 		dmesg | sed 's/^/#   /'
 		rc=1
@@ -69,6 +91,7 @@ for t in "${tests[@]}"; do
 done
 
 if [ -n "$kmemleak" ]; then
+	summary kmemleak
 	echo "# --- kmemleak"
 	# Objects younger than 5 s are never reported: let the last frees age.
 	sleep 6
@@ -82,8 +105,6 @@ if [ -n "$kmemleak" ]; then
 	fi
 fi
 
-line="$pass passed, $failed failed, $skipped skipped"
-echo "$line"
-# FILE's second line names what failed, for make check's last lines.
-[ -z "$out" ] || printf '%s\nfailed:%s\n' "$line" "$failed_names" >"$out"
+echo "$pass passed, $failed failed, $skipped skipped"
+summary
 [ "$failed" -eq 0 ]
