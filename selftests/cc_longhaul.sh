@@ -33,8 +33,8 @@ on_exit "rm -rf $T"
 log "$N senders at R into one port at R = $RATE_MBIT Mbit/s, RTT $RTT_US us, R x RTT = $BDP bytes"
 
 cc_dcqcn_tuning $RTT_US &&
-	cc_devs cc-param nscc.base_rtt_us $RTT_US cc-param nscc.linkspeed_mbps $RATE_MBIT \
-		cc-param nscc.trimming 0 || fail "cc parameters"
+	cc_devs cc-param nscc.linkspeed_mbps $RATE_MBIT cc-param nscc.trimming 0 ||
+	fail "cc parameters"
 step "dcqcn: $N x $BYTES verified" cc_run dcqcn dcqcn \
 	limit $((BDP * 5 / 2)) kmin $((RTT_US * 3 / 4))us kmax $((RTT_US * 3 / 2))us trim off
 step "nscc, buffer halved: $N x $BYTES verified" cc_run nscc nscc \

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The congestion control registry and "none": no window but the MPR
+ * The congestion control registry, the way of an ACK into an algorithm
+ * (the measurements of cc_meas.c first), and "none": no window but the MPR
  * (which pdc.c enforces), no pacing. The RoCE-without-DCQCN baseline.
  */
 #include <kunit/visibility.h>
 #include <linux/export.h>
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/string.h>
 
 #include "cc.h"
@@ -84,18 +86,39 @@ EXPORT_SYMBOL_IF_KUNIT(uet_cc_index);
  * @mtu: payload bytes of a full packet
  * @params: values of @ops' parameters in their order, NULL for the
  *	defaults
+ * @link_mbps: the speed of the device's netdev, 0 when it reports none
  * @now: the time, ns
  */
 void uet_cc_init(struct uet_cc *cc, const struct uet_cc_ops *ops, u32 mtu,
-		 const u32 *params, u64 now)
+		 const u32 *params, u32 link_mbps, u64 now)
 {
 	u32 i;
 
 	memset(cc, 0, sizeof(*cc));
 	cc->ops = ops;
 	cc->mtu = mtu;
+	cc->link_mbps = link_mbps;
 	for (i = 0; i < ops->nparams && i < UET_CC_PARAMS_MAX; i++)
 		cc->params[i] = params ? params[i] : ops->params[i].def;
 	ops->init(cc, now);
 }
 EXPORT_SYMBOL_IF_KUNIT(uet_cc_init);
+
+void uet_cc_ack(struct uet_cc *cc, struct uet_cc_ack *ack)
+{
+	ack->meas_changed = uet_meas_ack(&cc->meas, ack->now, ack->acked_bytes,
+					 ack->rtt_ns);
+	if (cc->ops->on_ack)
+		cc->ops->on_ack(cc, ack);
+}
+EXPORT_SYMBOL_IF_KUNIT(uet_cc_ack);
+
+int uet_cc_meas_info(const struct uet_cc *cc, struct uet_cc_stat *st)
+{
+	st[0] = (struct uet_cc_stat){ "meas_rtt_ns",
+				      uet_meas_min_rtt(&cc->meas) };
+	st[1] = (struct uet_cc_stat){ "meas_rate_mbps",
+		div_u64(uet_meas_max_rate(&cc->meas), 125000) };
+	st[2] = (struct uet_cc_stat){ "link_mbps", cc->link_mbps };
+	return UET_CC_MEAS_STATS;
+}

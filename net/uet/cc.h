@@ -13,6 +13,8 @@
 
 #include <linux/types.h>
 
+#include "cc_meas.h"
+
 /* Parameters an algorithm may declare, and statistics it may report. */
 #define UET_CC_PARAMS_MAX	24
 #define UET_CC_STATS_MAX	16
@@ -45,6 +47,7 @@ struct uet_cc_ack {
 	u16 entropy;		/* entropy value of the packet that
 				 * triggered the ACK (0: unknown)
 				 */
+	bool meas_changed;	/* set by uet_cc_ack(): cc->meas moved */
 };
 
 struct uet_cc;
@@ -54,8 +57,9 @@ struct uet_cc;
  * @name: what "uet dev set DEV cc NAME" chooses it by
  * @params: its tunables, @nparams of them
  * @nparams: entries of @params
- * @init: start; cc->mtu and cc->params are set, the private area zeroed
- * @on_ack: what one ACK told the sender
+ * @init: start; cc->mtu, cc->link_mbps and cc->params are set, the
+ *	private area and cc->meas zeroed
+ * @on_ack: what one ACK told the sender, cc->meas already updated by it
  * @on_nack: a NACK for a packet of @bytes, @trimmed when a switch cut it
  *	(else the receiver saw a hole)
  * @on_loss: packets of @bytes declared lost, by the SACK rule or by
@@ -95,7 +99,9 @@ struct uet_cc_ops {
 struct uet_cc {
 	const struct uet_cc_ops *ops;
 	u32 mtu;		/* payload bytes of a full packet */
+	u32 link_mbps;		/* the netdev's speed; 0: it reports none */
 	u32 params[UET_CC_PARAMS_MAX];	/* ops->params order */
+	struct uet_cc_meas meas;	/* what the ACKs measured */
 	u64 priv[UET_CC_PRIV_U64];
 };
 
@@ -121,6 +127,11 @@ int uet_cc_param_index(const struct uet_cc_ops *ops, const char *name);
 #define UET_CC_NUM		3
 
 void uet_cc_init(struct uet_cc *cc, const struct uet_cc_ops *ops, u32 mtu,
-		 const u32 *params, u64 now);
+		 const u32 *params, u32 link_mbps, u64 now);
+/* An ACK: the measurements first, then the algorithm's on_ack. */
+void uet_cc_ack(struct uet_cc *cc, struct uet_cc_ack *ack);
+/* The measured inputs as stats ("uet qp show"), 3 of them. */
+#define UET_CC_MEAS_STATS	3
+int uet_cc_meas_info(const struct uet_cc *cc, struct uet_cc_stat *st);
 
 #endif /* _UET_CC_H */

@@ -49,7 +49,7 @@ static struct uet_cc *uet_dcqcn_test_cc(struct kunit *test, const u32 *p)
 	struct uet_cc *cc = kunit_kzalloc(test, sizeof(*cc), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, cc);
-	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 0);
+	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 0, 0);
 	return cc;
 }
 

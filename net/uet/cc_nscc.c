@@ -9,6 +9,15 @@
  * cwnd, once per base RTT or per few MTUs acked; quick adapt resets cwnd
  * to what the last window delivered after trims or a very large delay.
  *
+ * The spec sizes everything from two facts of the fabric, its line rate
+ * and base RTT. Set, they are used as given; at 0 (auto, the default)
+ * they follow what the QP measures (cc_meas.h): the base RTT is the
+ * windowed minimum RTT, the line rate the windowed maximum delivery rate
+ * with room to grow (4/3 of it, so max_wnd is 2 measured BDPs), bounded
+ * by the netdev's speed. Before the first ACK a new QP starts as on the
+ * spec's reference RTT; at the first RTT sample its line rate is what
+ * its first window delivered in that RTT.
+ *
  * Fixed point: windows in bytes, times in ns, ratios of the spec's float
  * constants in thousandths (params) or in 1/2^NSCC_FP (derived state).
  */
@@ -27,6 +36,11 @@
 /* The spec's reference network: 100 Gb/s x 12 us. */
 #define NSCC_REF_BDP	150000ULL	/* bytes */
 #define NSCC_MILLI	1000ULL
+#define NSCC_REF_RTT	(12 * NSEC_PER_USEC)
+/* Auto line rate when the netdev reports no speed: 10 Gb/s, what veth
+ * reports; the first RTT sample replaces it.
+ */
+#define NSCC_AUTO_MBPS	10000
 
 enum {
 	NSCC_LINKSPEED_MBPS,
@@ -51,13 +65,14 @@ enum {
 /* Coefficients marked x1000 are the spec's float constants in thousandths. */
 static const struct uet_cc_param uet_nscc_params[NSCC_NPARAMS] = {
 	/* Line rate the window is sized for (spec: min of both ends'
-	 * link speeds). 10 Gb/s is a guess for veth, not a measurement.
+	 * link speeds); 0: auto, from the delivery rate measured.
 	 */
-	[NSCC_LINKSPEED_MBPS] = { "linkspeed_mbps", 10000, 1, 1600000 },
-	/* config_base_rtt: unloaded RTT of the longest path; the spec's
-	 * reference network and htsim use 12 us.
+	[NSCC_LINKSPEED_MBPS] = { "linkspeed_mbps", 0, 0, 1600000 },
+	/* config_base_rtt: unloaded RTT of the longest path (the spec's
+	 * reference network and htsim: 12 us); 0: auto, the min RTT
+	 * measured.
 	 */
-	[NSCC_BASE_RTT_US] = { "base_rtt_us", 12, 1, 1000000 },
+	[NSCC_BASE_RTT_US] = { "base_rtt_us", 0, 0, 1000000 },
 	/* Fabric trims: target_qdelay = 0.75 base RTT, else 1.0 (spec). */
 	[NSCC_TRIMMING] = { "trimming", 1, 0, 1 },
 	/* Overrides target_qdelay (htsim's target_Qdelay); 0: from trimming. */
@@ -91,7 +106,8 @@ static const struct uet_cc_param uet_nscc_params[NSCC_NPARAMS] = {
 struct uet_nscc {
 	u64 cwnd;		/* bytes, in [mtu, max_wnd] */
 	u64 max_wnd;		/* 1.5 x linkspeed x base_rtt */
-	u64 base_rtt;		/* ns */
+	u64 base_rtt;		/* ns, in force */
+	u64 linkspeed;		/* Mb/s, in force */
 	u64 target;		/* target_qdelay, ns */
 	u64 qa_threshold;	/* ns */
 	u64 avg_delay;		/* ns << NSCC_FP */
@@ -118,11 +134,11 @@ struct uet_nscc {
 	bool qa_armed;		/* a quick adapt window is running */
 };
 
-static u64 uet_nscc_max_wnd(const struct uet_cc *cc, u64 rtt)
+static u64 uet_nscc_max_wnd(const struct uet_cc *cc, const struct uet_nscc *n,
+			    u64 rtt)
 {
 	/* 1.5 x Mb/s x ns / 8000 bytes */
-	u64 w = mul_u64_u64_div_u64(cc->params[NSCC_LINKSPEED_MBPS] * 3ULL,
-				    rtt, 16000);
+	u64 w = mul_u64_u64_div_u64(n->linkspeed * 3, rtt, 16000);
 
 	return max_t(u64, w, cc->mtu);
 }
@@ -134,31 +150,26 @@ static u64 uet_nscc_scaled(u32 coef, u64 base, u64 bdp, u64 div)
 				   NSCC_MILLI * NSCC_REF_BDP * div);
 }
 
-static void uet_nscc_init(struct uet_cc *cc, u64 now)
+/* Everything the spec derives from the line rate and the base RTT. */
+static void uet_nscc_derive(struct uet_cc *cc, struct uet_nscc *n)
 {
-	struct uet_nscc *n = uet_cc_priv(cc);
 	const u32 *p = cc->params;
-	u64 rtt = (u64)p[NSCC_BASE_RTT_US] * NSEC_PER_USEC;
-	/* Mb/s x us / 8 bytes: the configured BDP that scaling_a is of */
-	u64 bdp = (u64)p[NSCC_LINKSPEED_MBPS] * p[NSCC_BASE_RTT_US] / 8;
+	u64 rtt = n->base_rtt;
+	/* Mb/s x ns / 8000: the BDP that scaling_a is of */
+	u64 bdp = div_u64(n->linkspeed * rtt, 8000);
 
-	BUILD_BUG_ON(sizeof(struct uet_nscc) > sizeof(cc->priv));
-	n->base_rtt = rtt;
 	n->target = p[NSCC_TARGET_QDELAY_NS] ?:
 		    (p[NSCC_TRIMMING] ? rtt * 3 / 4 : rtt);
 	n->qa_threshold = p[NSCC_QA_THRESHOLD] ?
 		div_u64(n->target * p[NSCC_QA_THRESHOLD], NSCC_MILLI) :
 		U64_MAX;
-	n->max_wnd = uet_nscc_max_wnd(cc, rtt);
-	n->cwnd = n->max_wnd;
-	n->last_adjust = now;
-	n->last_dec = now;
+	n->max_wnd = uet_nscc_max_wnd(cc, n, rtt);
 	/* The spec's scaling_b = target / 12 us cancels alpha's 1 / target,
 	 * leaving 4 MTU x scaling_a / 12 us: per RTT at zero delay that adds
 	 * 3 MTU x scaling_a x target / 9 us: 0.08 BDP on the reference
 	 * network, 36 BDP at 40 Mb/s x 21 ms with a 1 KiB MTU. Over
-	 * the configured base RTT instead, scaling_b = target / base_rtt
-	 * keeps the reference's share of BDP on any network.
+	 * the base RTT instead, scaling_b = target / base_rtt keeps the
+	 * reference's share of BDP on any network.
 	 */
 	n->alpha = uet_nscc_scaled(p[NSCC_ALPHA], (u64)cc->mtu << NSCC_FP,
 				   bdp, rtt);
@@ -166,6 +177,22 @@ static void uet_nscc_init(struct uet_cc *cc, u64 now)
 	n->fi_scale = uet_nscc_scaled(p[NSCC_FI_SCALE], 1ULL << NSCC_FP,
 				      bdp, 1);
 	n->eta = uet_nscc_scaled(p[NSCC_ETA], cc->mtu, bdp, 1);
+}
+
+static void uet_nscc_init(struct uet_cc *cc, u64 now)
+{
+	struct uet_nscc *n = uet_cc_priv(cc);
+	const u32 *p = cc->params;
+
+	BUILD_BUG_ON(sizeof(struct uet_nscc) > sizeof(cc->priv));
+	n->base_rtt = p[NSCC_BASE_RTT_US] ?
+		      (u64)p[NSCC_BASE_RTT_US] * NSEC_PER_USEC : NSCC_REF_RTT;
+	n->linkspeed = p[NSCC_LINKSPEED_MBPS] ?: cc->link_mbps ?:
+		       NSCC_AUTO_MBPS;
+	uet_nscc_derive(cc, n);
+	n->cwnd = n->max_wnd;
+	n->last_adjust = now;
+	n->last_dec = now;
 	n->adjust_bytes = (u64)p[NSCC_ADJUST_BYTES_MTUS] * cc->mtu;
 }
 
@@ -174,8 +201,8 @@ static void uet_nscc_bound(const struct uet_cc *cc, struct uet_nscc *n)
 	n->cwnd = clamp_t(u64, n->cwnd, cc->mtu, n->max_wnd);
 }
 
-/* The first sample replaces the configured RTT, which may be far off on
- * a software fabric; later ones only lower it. A window still at its
+/* A configured RTT: the first sample replaces it, as it may be far off
+ * on a software fabric; later ones only lower it. A window still at its
  * initial ceiling (the spec starts at max_wnd) follows the ceiling.
  */
 static void uet_nscc_update_base_rtt(struct uet_cc *cc, struct uet_nscc *n,
@@ -187,9 +214,42 @@ static void uet_nscc_update_base_rtt(struct uet_cc *cc, struct uet_nscc *n,
 		return;
 	n->rtt_seen = true;
 	n->base_rtt = rtt;
-	n->max_wnd = uet_nscc_max_wnd(cc, rtt);
+	n->max_wnd = uet_nscc_max_wnd(cc, n, rtt);
 	if (at_max || n->cwnd > n->max_wnd)
 		n->cwnd = n->max_wnd;
+}
+
+/* Mb/s, of bytes per second, with the 4/3 of room to grow. */
+static u64 uet_nscc_auto_mbps(u64 bytes_per_s)
+{
+	return div_u64(bytes_per_s, 93750) ?: 1;
+}
+
+/* The measurements moved: auto inputs follow them, and all the spec
+ * derives from them. The first window delivered in one RTT stands for
+ * the rate until a rate sample is in (cc_meas.c takes one per RTT).
+ */
+static void uet_nscc_auto(struct uet_cc *cc, struct uet_nscc *n)
+{
+	const u32 *p = cc->params;
+	u64 rtt = uet_meas_min_rtt(&cc->meas);
+	u64 rate = uet_meas_max_rate(&cc->meas);
+
+	if (!rtt)
+		return;
+	if (!p[NSCC_BASE_RTT_US]) {
+		n->rtt_seen = true;
+		n->base_rtt = rtt;
+	}
+	if (!p[NSCC_LINKSPEED_MBPS]) {
+		if (!rate)
+			rate = mul_u64_u64_div_u64(n->cwnd, NSEC_PER_SEC,
+						   n->base_rtt);
+		n->linkspeed = uet_nscc_auto_mbps(rate);
+		if (cc->link_mbps)
+			n->linkspeed = min_t(u64, n->linkspeed, cc->link_mbps);
+	}
+	uet_nscc_derive(cc, n);
 }
 
 static void uet_nscc_update_delay(struct uet_cc *cc, struct uet_nscc *n,
@@ -309,9 +369,13 @@ static void uet_nscc_on_ack(struct uet_cc *cc, const struct uet_cc_ack *ack)
 	n->achieved_bytes += newly;
 	if (limited)
 		uet_nscc_penalty(cc, n, ack);
+	if (ack->meas_changed &&
+	    (!cc->params[NSCC_BASE_RTT_US] || !cc->params[NSCC_LINKSPEED_MBPS]))
+		uet_nscc_auto(cc, n);
 	if (ack->rtt_ns) {
-		uet_nscc_update_base_rtt(cc, n, ack->rtt_ns);
-		delay = ack->rtt_ns - n->base_rtt;
+		if (cc->params[NSCC_BASE_RTT_US])
+			uet_nscc_update_base_rtt(cc, n, ack->rtt_ns);
+		delay = ack->rtt_ns > n->base_rtt ? ack->rtt_ns - n->base_rtt : 0;
 		uet_nscc_update_delay(cc, n, delay);
 	} else {
 		/* No sample (the spec's INVALID_RTT): as htsim, the average
@@ -366,10 +430,12 @@ static void uet_nscc_on_nack(struct uet_cc *cc, u64 now, u32 bytes,
 	n->bytes_ignored += bytes;
 	if (trimmed) {
 		/* A trim means a queue of about one configured base RTT
-		 * (the spec's update_delay(config_base_rtt)).
+		 * (the spec's update_delay(config_base_rtt)), the one in
+		 * force when auto.
 		 */
-		uet_nscc_update_delay(cc, n, (u64)cc->params[NSCC_BASE_RTT_US] *
-					     NSEC_PER_USEC);
+		uet_nscc_update_delay(cc, n, cc->params[NSCC_BASE_RTT_US] ?
+				      (u64)cc->params[NSCC_BASE_RTT_US] *
+				      NSEC_PER_USEC : n->base_rtt);
 		n->trigger_qa = true;
 		if (uet_nscc_quick_adapt(cc, n, now, true, true, 0,
 					 inflight_bytes))
@@ -415,6 +481,7 @@ static int uet_nscc_get_info(const struct uet_cc *cc, struct uet_cc_stat *st)
 		{ "avg_delay_ns", n->avg_delay >> NSCC_FP },
 		{ "target_ns", n->target },
 		{ "max_wnd", n->max_wnd },
+		{ "linkspeed_mbps", n->linkspeed },
 		{ "q_inc_prop", n->q_inc_prop },
 		{ "q_inc_fair", n->q_inc_fair },
 		{ "q_dec", n->q_dec },

@@ -76,7 +76,7 @@ static void uet_nscc_test_init(struct kunit *test, struct uet_cc *cc,
 		p[i] = uet_cc_nscc.params[i].def;
 	p[uet_nscc_test_param(test, "linkspeed_mbps")] = linkspeed_mbps;
 	p[uet_nscc_test_param(test, "base_rtt_us")] = base_rtt_us;
-	uet_cc_init(cc, &uet_cc_nscc, MTU, p, T0);
+	uet_cc_init(cc, &uet_cc_nscc, MTU, p, 0, T0);
 }
 
 /* The reference network, with a clean RTT sample taken at T0 that also
@@ -116,8 +116,11 @@ static void uet_nscc_registry_test(struct kunit *test)
 	}
 	KUNIT_EXPECT_NULL(test, uet_cc_nscc.on_cnp);
 
-	/* Defaults: 10 Gb/s x 12 us, window 1.5 BDP, target 0.75 RTT. */
-	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, T0);
+	/* Defaults (auto), before a sample: a netdev reporting no speed
+	 * counts as 10 Gb/s, the RTT is the reference's 12 us; window 1.5
+	 * BDP, target 0.75 RTT.
+	 */
+	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 0, T0);
 	KUNIT_EXPECT_LE(test, cc.ops->get_info(&cc, st), UET_CC_STATS_MAX);
 	KUNIT_EXPECT_EQ(test, CWND(&cc), 22500ULL);
 	KUNIT_EXPECT_EQ(test, uet_nscc_test_stat(test, &cc, "max_wnd"), 22500ULL);
@@ -125,7 +128,7 @@ static void uet_nscc_registry_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, uet_nscc_test_stat(test, &cc, "target_ns"), TARGET);
 }
 
-/* The first sample replaces the configured RTT, later ones only lower
+/* The first sample replaces a configured RTT, later ones only lower
  * it; the window ceiling follows. No sample leaves both alone and uses
  * the average delay.
  */
@@ -133,7 +136,7 @@ static void uet_nscc_base_rtt_test(struct kunit *test)
 {
 	struct uet_cc cc;
 
-	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, T0);
+	uet_nscc_test_init(test, &cc, 10000, 12);
 	uet_nscc_test_ack(&cc, T0, 0, 50000, false, 0, 0);
 	KUNIT_EXPECT_EQ(test, uet_nscc_test_stat(test, &cc, "base_rtt_ns"),
 			50000ULL);
@@ -381,6 +384,65 @@ static void uet_nscc_backpressure_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, CWND(&cc), (u64)MTU);
 }
 
+#define STAT(cc, name)	uet_nscc_test_stat(test, cc, name)
+
+/* An ACK through uet_cc_ack(), the measurements first, as req.c does. */
+static void uet_nscc_test_meas_ack(struct uet_cc *cc, u64 now, u64 bytes,
+				   u64 rtt)
+{
+	struct uet_cc_ack ack = {
+		.now = now,
+		.acked_bytes = bytes,
+		.rtt_ns = rtt,
+	};
+
+	uet_cc_ack(cc, &ack);
+}
+
+/* Auto: the first RTT sample is the base RTT and the first window over
+ * it the rate, 4/3 of which is the line rate (max_wnd 2 windows); a
+ * lower sample lowers the base RTT (an incast's queue inflated the
+ * first), and a measured delivery rate takes over the line rate.
+ */
+static void uet_nscc_auto_test(struct kunit *test)
+{
+	const u64 rtt = 21000000, slot = 819200;	/* MTU at 40 Mb/s */
+	u64 now = T0;
+	struct uet_cc cc;
+	int i;
+
+	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 0, T0);
+	KUNIT_ASSERT_EQ(test, CWND(&cc), 22500ULL);
+	uet_nscc_test_meas_ack(&cc, now, 0, 2 * rtt);
+	KUNIT_EXPECT_EQ(test, STAT(&cc, "base_rtt_ns"), 2 * rtt);
+	uet_nscc_test_meas_ack(&cc, now, 0, rtt);
+	KUNIT_EXPECT_EQ(test, STAT(&cc, "base_rtt_ns"), rtt);
+	KUNIT_EXPECT_EQ(test, STAT(&cc, "target_ns"), rtt * 3 / 4);
+	/* 22500 B / 21 ms = 1071428 B/s, x 4/3 = 11 Mb/s */
+	KUNIT_EXPECT_EQ(test, STAT(&cc, "linkspeed_mbps"), 11ULL);
+	KUNIT_EXPECT_EQ(test, STAT(&cc, "max_wnd"), 43312ULL);
+	KUNIT_EXPECT_EQ(test, CWND(&cc), 22500ULL);
+
+	/* Two RTTs of ACKs at 40 Mb/s: 4/3 of it is 53 Mb/s. */
+	for (i = 0; i < 52; i++) {
+		now += slot;
+		uet_nscc_test_meas_ack(&cc, now, MTU, rtt);
+	}
+	KUNIT_EXPECT_EQ(test, STAT(&cc, "linkspeed_mbps"), 53ULL);
+	KUNIT_EXPECT_EQ(test, STAT(&cc, "max_wnd"), 208687ULL);
+
+	/* A netdev of 20 Mb/s bounds it. */
+	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 20, T0);
+	KUNIT_EXPECT_EQ(test, STAT(&cc, "linkspeed_mbps"), 20ULL);
+	uet_nscc_test_meas_ack(&cc, T0, 0, 12000);
+	KUNIT_EXPECT_EQ(test, STAT(&cc, "linkspeed_mbps"), 20ULL);
+
+	/* A configured base RTT stays the one scaling is of. */
+	uet_nscc_test_init(test, &cc, 0, 12);
+	uet_nscc_test_meas_ack(&cc, T0, 0, rtt);
+	KUNIT_EXPECT_EQ(test, STAT(&cc, "target_ns"), TARGET);
+}
+
 static void uet_nscc_send_at_test(struct kunit *test)
 {
 	u64 now = T0 + 5000;
@@ -411,6 +473,7 @@ static struct kunit_case uet_nscc_cases[] = {
 	KUNIT_CASE(uet_nscc_bounds_test),
 	KUNIT_CASE(uet_nscc_backpressure_test),
 	KUNIT_CASE(uet_nscc_send_at_test),
+	KUNIT_CASE(uet_nscc_auto_test),
 	{}
 };
 

@@ -5,7 +5,9 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/ethtool.h>
 #include <linux/if_vlan.h>
+#include <linux/rtnetlink.h>
 #include <net/addrconf.h>
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
@@ -264,8 +266,23 @@ DEFINE_MUTEX(uet_devs_lock);
  */
 static DEFINE_MUTEX(uet_bind_lock);
 
+/* The netdev's link speed in Mb/s, 0 when it reports none (a virtual
+ * or emulated NIC may not); congestion control sizes itself by it
+ * (cc.h). RTNL held.
+ */
+static u32 uet_ndev_link_mbps(struct net_device *ndev)
+{
+	struct ethtool_link_ksettings ks;
+
+	if (__ethtool_get_link_ksettings(ndev, &ks) ||
+	    ks.base.speed == SPEED_UNKNOWN)
+		return 0;
+	return ks.base.speed;
+}
+
 int uet_dev_add(const char *ibdev_name, struct net_device *ndev)
 {
+	u32 link_mbps;
 	struct uet_dev *udev;
 	struct ib_device *ibdev;
 	int err;
@@ -274,6 +291,11 @@ int uet_dev_add(const char *ibdev_name, struct net_device *ndev)
 		pr_err("%s: uet needs an Ethernet netdev\n", ndev->name);
 		return -EINVAL;
 	}
+
+	/* rdma link add calls without RTNL, which ethtool wants held. */
+	rtnl_lock();
+	link_mbps = uet_ndev_link_mbps(ndev);
+	rtnl_unlock();
 
 	mutex_lock(&uet_bind_lock);
 	udev = uet_dev_get_by_netdev(ndev);
@@ -303,6 +325,7 @@ int uet_dev_add(const char *ibdev_name, struct net_device *ndev)
 	udev->ndev = ndev;
 	netdev_hold(ndev, &udev->ndev_tracker, GFP_KERNEL);
 	udev->port_state = uet_ndev_port_state(ndev);
+	udev->link_mbps = link_mbps;
 	uet_params_init(&udev->params);
 	INIT_LIST_HEAD(&udev->list);
 	xa_init_flags(&udev->qps, XA_FLAGS_ALLOC);
@@ -369,6 +392,7 @@ void uet_dev_netdev_event(struct uet_dev *udev, unsigned long event)
 	case NETDEV_UP:
 	case NETDEV_DOWN:
 	case NETDEV_CHANGE:
+		WRITE_ONCE(udev->link_mbps, uet_ndev_link_mbps(udev->ndev));
 		state = uet_ndev_port_state(udev->ndev);
 		if (state == udev->port_state)
 			return;

@@ -605,14 +605,15 @@ out:
 /* The algorithm's own report; its fields may be mid-update (a snapshot). */
 static int uet_nl_put_cc(struct sk_buff *skb, struct uet_qp *qp)
 {
-	struct uet_cc_stat st[UET_CC_STATS_MAX];
+	struct uet_cc_stat st[UET_CC_MEAS_STATS + UET_CC_STATS_MAX];
 	const struct uet_cc_ops *ops = READ_ONCE(qp->cc.ops);
 	struct nlattr *nest;
 	int i, n;
 
 	if (nla_put_string(skb, UET_A_QP_CC, ops->name))
 		return -EMSGSIZE;
-	n = min(ops->get_info(&qp->cc, st), UET_CC_STATS_MAX);
+	n = uet_cc_meas_info(&qp->cc, st);
+	n += min(ops->get_info(&qp->cc, st + n), UET_CC_STATS_MAX);
 	for (i = 0; i < n; i++) {
 		nest = nla_nest_start(skb, UET_A_QP_CC_STAT);
 		if (!nest || nla_put_string(skb, UET_A_STAT_NAME, st[i].name) ||

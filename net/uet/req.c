@@ -1107,13 +1107,13 @@ void uet_req_rcv_ack(struct uet_qp *qp, struct sk_buff *skb)
 		if (uet_pdc_tx_inflight(&qp->tx))
 			uet_req_arm_rto(qp, true);
 	}
-	if (qp->cc.ops->on_ack && (newly > 0 || req->ack_ecn)) {
+	if (newly > 0 || req->ack_ecn) {
 		cca.now = now;
 		cca.acked_bytes = inflight - qp->tx.inflight_bytes;
 		cca.inflight_bytes = uet_pdc_tx_pipe(&qp->tx);
 		cca.ecn = req->ack_ecn;
 		cca.entropy = ack.ccx_flags & UET_ACKX_F_ENTROPY ? ack.entropy : 0;
-		qp->cc.ops->on_ack(&qp->cc, &cca);
+		uet_cc_ack(&qp->cc, &cca);
 	}
 out:
 	consume_skb(skb);

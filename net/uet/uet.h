@@ -63,6 +63,11 @@ struct uet_dev {
 	 * from the netdev notifier, which runs under RTNL.
 	 */
 	enum ib_port_state port_state;
+	/* The netdev's speed in Mb/s, 0 when it reports none: written under
+	 * RTNL (newlink, the netdev notifier), read as QPs start their
+	 * congestion control.
+	 */
+	u32 link_mbps;
 	/* UDP sockets of the netns the device was created in (udp.c). */
 	struct uet_udp *udp;
 

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What a QP measures of its path for congestion control to size itself
+ * by: the minimum RTT over a window of seconds (BBR's min_rtt filter,
+ * Cardwell et al., ACM Queue 2016) and the highest delivery rate over a
+ * window of round trips (BBR's BtlBw filter). Pure logic fed by the ACKs
+ * (cc.c), "now" in ns, so KUnit drives it on a fake clock.
+ *
+ * Each filter keeps the extreme of two consecutive windows, the current
+ * one and the one before: what it reports is the extreme of the last
+ * one to two windows, Nichols' windowed filter (lib/win_minmax.c)
+ * reduced to what a sender needs, with 64-bit values.
+ */
+#ifndef _UET_CC_MEAS_H
+#define _UET_CC_MEAS_H
+
+#include <linux/time64.h>
+#include <linux/types.h>
+
+/* min_rtt's window: BBR's MinRTTFilterLen, 10 s (RFC 9000's QUIC keeps a
+ * min_rtt for the connection's life; a path can lengthen, so it ages).
+ * Here a sample ages out after 5 to 10 s.
+ */
+#define UET_MEAS_RTT_WIN_NS	(5ULL * NSEC_PER_SEC)
+/* Rate samples per window of the max filter: BBR's BtlBwFilterLen is 10
+ * round trips; two windows of 5 cover 5 to 10.
+ */
+#define UET_MEAS_RATE_ROUNDS	5
+/* The shortest interval a rate sample spans: below it the emulated
+ * clock's and the ACK coalescing's granularity dominate.
+ */
+#define UET_MEAS_RATE_MIN_NS	(100ULL * NSEC_PER_USEC)
+
+/* The extreme of the last one or two windows of samples. */
+struct uet_meas_win {
+	u64 cur, prev;		/* extremes of this window and the last */
+	u64 start;		/* when the current window began */
+};
+
+struct uet_cc_meas {
+	struct uet_meas_win min_rtt;	/* ns; 0 before a sample */
+	struct uet_meas_win max_rate;	/* bytes/s; 0 before a sample */
+	u64 rate_start;		/* start of the running rate sample */
+	u64 rate_bytes;		/* acked since rate_start */
+	u32 rtt_samples;
+	u32 rate_samples;
+};
+
+/* An ACK at @now acknowledged @bytes; @rtt_ns its RTT sample (0: none).
+ * Returns true when the min RTT or the max rate it reports changed.
+ */
+bool uet_meas_ack(struct uet_cc_meas *m, u64 now, u64 bytes, u64 rtt_ns);
+
+/* The windowed minimum RTT, ns; 0 before the first sample. */
+u64 uet_meas_min_rtt(const struct uet_cc_meas *m);
+/* The windowed maximum delivery rate, bytes/s; 0 before a sample. */
+u64 uet_meas_max_rate(const struct uet_cc_meas *m);
+
+#endif /* _UET_CC_MEAS_H */
