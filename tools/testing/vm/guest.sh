@@ -47,5 +47,7 @@ export HOME=/tmp PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/b
 export UET_VM=1 UET_VM_KERNEL
 
 cd "$UET_VM_CWD" || exit 1
+# For the host's boot watchdog (run).
+: >/mnt/started
 bash -c "$UET_VM_CMD"
 echo $? >/mnt/rc
