@@ -134,11 +134,17 @@ struct uet_nscc {
 	bool qa_armed;		/* a quick adapt window is running */
 };
 
-static u64 uet_nscc_max_wnd(const struct uet_cc *cc, const struct uet_nscc *n,
-			    u64 rtt)
+/* The configured base RTT in ns; 0 when auto. */
+static u64 uet_nscc_config_rtt(const struct uet_cc *cc)
+{
+	return (u64)cc->params[NSCC_BASE_RTT_US] * NSEC_PER_USEC;
+}
+
+/* 1.5 x linkspeed x base_rtt, of the values in force. */
+static u64 uet_nscc_max_wnd(const struct uet_cc *cc, const struct uet_nscc *n)
 {
 	/* 1.5 x Mb/s x ns / 8000 bytes */
-	u64 w = mul_u64_u64_div_u64(n->linkspeed * 3, rtt, 16000);
+	u64 w = mul_u64_u64_div_u64(n->linkspeed * 3, n->base_rtt, 16000);
 
 	return max_t(u64, w, cc->mtu);
 }
@@ -163,7 +169,7 @@ static void uet_nscc_derive(struct uet_cc *cc, struct uet_nscc *n)
 	n->qa_threshold = p[NSCC_QA_THRESHOLD] ?
 		div_u64(n->target * p[NSCC_QA_THRESHOLD], NSCC_MILLI) :
 		U64_MAX;
-	n->max_wnd = uet_nscc_max_wnd(cc, n, rtt);
+	n->max_wnd = uet_nscc_max_wnd(cc, n);
 	/* The spec's scaling_b = target / 12 us cancels alpha's 1 / target,
 	 * leaving 4 MTU x scaling_a / 12 us: per RTT at zero delay that adds
 	 * 3 MTU x scaling_a x target / 9 us: 0.08 BDP on the reference
@@ -185,8 +191,7 @@ static void uet_nscc_init(struct uet_cc *cc, u64 now)
 	const u32 *p = cc->params;
 
 	BUILD_BUG_ON(sizeof(struct uet_nscc) > sizeof(cc->priv));
-	n->base_rtt = p[NSCC_BASE_RTT_US] ?
-		      (u64)p[NSCC_BASE_RTT_US] * NSEC_PER_USEC : NSCC_REF_RTT;
+	n->base_rtt = uet_nscc_config_rtt(cc) ?: NSCC_REF_RTT;
 	n->linkspeed = p[NSCC_LINKSPEED_MBPS] ?: cc->link_mbps ?:
 		       NSCC_AUTO_MBPS;
 	uet_nscc_derive(cc, n);
@@ -214,7 +219,7 @@ static void uet_nscc_update_base_rtt(struct uet_cc *cc, struct uet_nscc *n,
 		return;
 	n->rtt_seen = true;
 	n->base_rtt = rtt;
-	n->max_wnd = uet_nscc_max_wnd(cc, n, rtt);
+	n->max_wnd = uet_nscc_max_wnd(cc, n);
 	if (at_max || n->cwnd > n->max_wnd)
 		n->cwnd = n->max_wnd;
 }
@@ -433,9 +438,8 @@ static void uet_nscc_on_nack(struct uet_cc *cc, u64 now, u32 bytes,
 		 * (the spec's update_delay(config_base_rtt)), the one in
 		 * force when auto.
 		 */
-		uet_nscc_update_delay(cc, n, cc->params[NSCC_BASE_RTT_US] ?
-				      (u64)cc->params[NSCC_BASE_RTT_US] *
-				      NSEC_PER_USEC : n->base_rtt);
+		uet_nscc_update_delay(cc, n,
+				      uet_nscc_config_rtt(cc) ?: n->base_rtt);
 		n->trigger_qa = true;
 		if (uet_nscc_quick_adapt(cc, n, now, true, true, 0,
 					 inflight_bytes))
