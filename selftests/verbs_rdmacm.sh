@@ -5,7 +5,8 @@
 # QPs (QP1) of two devices, uet0 in namespace a (clients) and uet1 in b
 # (servers). rping checks its data over IPv4 and IPv6, ucmatose connects
 # several endpoints, udaddy exchanges datagrams between user UD QPs that
-# rdma_cm addressed, ib_send_bw connects its QP through rdma_cm (-R);
+# rdma_cm addressed, mckey sends datagrams to a multicast group that two
+# QPs joined, ib_send_bw connects its QP through rdma_cm (-R);
 # then forged datagrams are dropped and counted, and the module unloads
 # cleanly.
 . "$(dirname "$0")/lib.sh"
@@ -98,6 +99,46 @@ cma_pair() {
 	return "$rc"
 }
 
+# joined N FILE: mckey's output in FILE tells of N groups joined.
+joined() { [ "$(grep -c '^mckey: joined dgid' "$2")" -ge "$1" ]; }
+
+# mckey_pair: librdmacm's multicast example. Two endpoints in b join
+# 239.1.2.3, each with its own UD QP attached to the group; a send-only
+# member in a sends 20 datagrams to the group, and each receiving QP gets
+# all 20 (mckey waits for them). rdma_cm resolves a group's address by
+# route, as an operator's hosts would have one.
+mckey_pair() {
+	local rcv rc=0 rx0 rx
+	ns_ip a route replace 224.0.0.0/4 dev veth0 &&
+		ns_ip b route replace 224.0.0.0/4 dev veth1 || return 1
+	rx0=$(uet_counter uet1 rx_packets)
+	in_ns b timeout 60 stdbuf -oL mckey -m 239.1.2.3 -b 10.0.0.2 -c 2 -C 20 \
+		>"$T/mc.rcv" 2>&1 &
+	rcv=$!
+	if ! wait_for 30 joined 2 "$T/mc.rcv"; then
+		kill "$rcv"
+		wait "$rcv"
+		echo "the receivers never joined:"
+		cat "$T/mc.rcv"
+		return 1
+	fi
+	in_ns a timeout 60 mckey -m 239.1.2.3 -b 10.0.0.1 -s -o -C 20 \
+		>"$T/mc.snd" 2>&1 || rc=1
+	wait "$rcv" || rc=1
+	grep -q "return status 0" "$T/mc.snd" || rc=1
+	grep -q "data transfers complete" "$T/mc.rcv" || rc=1
+	rx=$(($(uet_counter uet1 rx_packets) - rx0))
+	echo "# uet1 received $rx packets"
+	[ "$rx" -ge 20 ] || rc=1
+	if [ "$rc" != 0 ]; then
+		echo "sender:"
+		cat "$T/mc.snd"
+		echo "receivers:"
+		cat "$T/mc.rcv"
+	fi
+	return "$rc"
+}
+
 # Messages of 64 KiB.
 BW_ITERS=200
 
@@ -171,6 +212,7 @@ if stock_kernel; then
 	step "rping -v -V -C 10 over IPv6 carries the expected data" rping_pair fd00::2
 	step "ucmatose, 4 connections over IPv6" cma_pair ucmatose fd00::2
 	step "udaddy, 4 UD endpoints over IPv4" cma_pair udaddy 10.0.0.2
+	step "mckey, 20 datagrams to a group of two QPs" mckey_pair
 	step "ib_send_bw -R (rdma_cm QP)" send_bw_pair
 fi
 # no_drops: neither device dropped a packet as malformed, refused, or for
@@ -187,13 +229,15 @@ no_drops() {
 
 step "no packet was dropped as malformed, refused or unwanted" no_drops
 
-# forge QPN QKEY PAYLEN PAYLOAD: one UUD datagram from a to uet1, GSI QPN 1
-# as its source. Header: prologue (type 6), pay_len, qkey, spdcid, dpdcid, imm.
+# forge QPN QKEY PAYLEN PAYLOAD [FLAGS]: one UUD datagram from a to uet1,
+# GSI QPN 1 as its source. Header: prologue (type 6, flags), pay_len,
+# qkey, spdcid, dpdcid, imm.
 forge() {
 	in_ns a python3 -c '
 import socket, struct, sys
 qpn, qkey, pay_len, payload = int(sys.argv[1]), int(sys.argv[2], 0), int(sys.argv[3]), int(sys.argv[4])
-pkt = struct.pack("!HHIHHI", 6 << 11, pay_len, qkey, 1, qpn, 0) + bytes(payload)
+flags = int(sys.argv[5]) if len(sys.argv) > 5 else 0
+pkt = struct.pack("!HHIHHI", 6 << 11 | flags, pay_len, qkey, 1, qpn, 0) + bytes(payload)
 socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(pkt, ("10.0.0.2", 4793))
 ' "$@"
 }
@@ -218,6 +262,8 @@ step "a datagram longer than its header says is dropped (drop_malformed)" \
 	forged drop_malformed 1 0x80010000 255 256
 step "a datagram shorter than its header says is dropped (drop_malformed)" \
 	forged drop_malformed 1 0x80010000 256 255
+step "a datagram for a group sent to a host is dropped (drop_malformed)" \
+	forged drop_malformed 1 0x80010000 256 256 4
 step "rping still works after the forged datagrams" rping_pair 10.0.0.2
 
 step "rmmod rdma_uet with rdma_cm loaded" rmmod rdma_uet

@@ -8,8 +8,9 @@
 # buffer check and perftest's ib_send_bw over UD (-c UD) at a 1024-byte
 # path MTU (netdev MTU 1500) and a 4096-byte one (9000), ib_send_lat at
 # the first, and ibv_ud_pingpong over IPv6 GIDs (the stock kernel; the
-# debug kernel runs verbs_ud only). uet0 in a is the client, uet1 in b the
-# server. The devices must have counted the datagrams each way, and no
+# debug kernel runs verbs_ud only). tools/testing/verbs_mcast attaches
+# QPs of uet0 to multicast groups (both kernels). uet0 in a is the client,
+# uet1 in b the server. The devices must have counted the datagrams each way, and no
 # packet dropped as malformed, for want of a receive WQE or of room in a
 # QP's backlog.
 . "$(dirname "$0")/lib.sh"
@@ -23,14 +24,18 @@ T=$(mktemp -d)
 on_exit "rm -rf $T"
 step "uet0 has the GID of 10.0.0.1" wait_for 5 ibdev_gid_index uet0 10.0.0.1
 
-# verbs_ud: the tool's lines shown; fails if one of its checks did.
-verbs_ud() {
+# run_tool TOOL: TOOL on uet0, its lines shown; fails if one of its
+# checks did.
+run_tool() {
 	local out rc=0
-	out=$(in_ns a "$TOOL" uet0 "$(ibdev_gid_index uet0 10.0.0.1)" 2>&1) || rc=$?
+	out=$(in_ns a "$1" uet0 "$(ibdev_gid_index uet0 10.0.0.1)" 2>&1) || rc=$?
 	printf '%s\n' "$out" | sed 's/^/# /'
 	return "$rc"
 }
-step "user UD QPs of uet0: data, GRH, completions, errors, rewritten rings" verbs_ud
+step "user UD QPs of uet0: data, GRH, completions, errors, rewritten rings" \
+	run_tool "$TOOL"
+step "multicast groups of uet0: attach, datagrams to both members, detach, limits" \
+	run_tool "$UET_TESTING_BIN/verbs_mcast"
 # The debug kernel takes 20-30 s to start a pair of programs: its KASAN
 # has seen the rings rewritten under the engine; the stock tools over UD
 # run on stock.

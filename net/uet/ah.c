@@ -17,7 +17,8 @@ int uet_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init_attr,
 	struct uet_addrs addrs;
 	int err;
 
-	err = uet_addrs_from_ah(to_udev(ibah->device), init_attr->ah_attr, &addrs);
+	err = uet_addrs_from_ah(to_udev(ibah->device), init_attr->ah_attr,
+				UET_DEST_ANY, &addrs);
 	if (err)
 		return err;
 	if (udata) {

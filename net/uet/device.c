@@ -12,6 +12,7 @@
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
 
+#include "mcast.h"
 #include "mtu.h"
 #include "peer.h"
 #include "qp.h"
@@ -78,6 +79,9 @@ static int uet_query_device(struct ib_device *ibdev, struct ib_device_attr *attr
 	attr->max_srq_sge = UET_MAX_SGE;
 	attr->max_fast_reg_page_list_len = UET_MAX_FAST_REG_PAGES;
 	attr->max_pkeys = 1;
+	attr->max_mcast_grp = UET_MAX_MCAST_GRP;
+	attr->max_mcast_qp_attach = UET_MAX_MCAST_QP_ATTACH;
+	attr->max_total_mcast_qp_attach = UET_MAX_TOT_MCAST_QP_ATTACH;
 	addrconf_addr_eui48((unsigned char *)&attr->sys_image_guid,
 			    udev->ndev->dev_addr);
 	return 0;
@@ -151,6 +155,7 @@ static void uet_dealloc_ucontext(struct ib_ucontext *ibuc)
 static void uet_dev_release(struct uet_dev *udev)
 {
 	uet_udp_put(udev);
+	uet_mcast_release(udev);
 	free_percpu(udev->stats);
 	xa_destroy(&udev->qps);
 	xa_destroy(&udev->mrs);
@@ -194,6 +199,7 @@ static const struct ib_device_ops uet_dev_ops = {
 	.alloc_mw = uet_alloc_mw,
 	.alloc_pd = uet_alloc_pd,
 	.alloc_ucontext = uet_alloc_ucontext,
+	.attach_mcast = uet_attach_mcast,
 	.create_ah = uet_create_ah,
 	.create_cq = uet_create_cq,
 	.create_qp = uet_create_qp,
@@ -209,6 +215,7 @@ static const struct ib_device_ops uet_dev_ops = {
 	.destroy_cq = uet_destroy_cq,
 	.destroy_qp = uet_destroy_qp,
 	.destroy_srq = uet_destroy_srq,
+	.detach_mcast = uet_detach_mcast,
 	.get_dma_mr = uet_get_dma_mr,
 	.get_hw_stats = uet_get_hw_stats,
 	.get_link_layer = uet_get_link_layer,
@@ -316,6 +323,7 @@ int uet_dev_add(const char *ibdev_name, struct net_device *ndev)
 	INIT_LIST_HEAD(&udev->pending_mmaps);
 	mutex_init(&udev->peers_lock);
 	INIT_LIST_HEAD(&udev->peers);
+	uet_mcast_init(udev);
 	ratelimit_state_init(&udev->probe_answers, UET_PEER_ANSWERS_PERIOD,
 			     UET_PEER_ANSWERS_MAX);
 	/* Drops are counted (drop_no_qp), not logged. */

@@ -643,7 +643,8 @@ int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	if (err)
 		return err;
 	if (mask & IB_QP_AV) {
-		err = uet_addrs_from_ah(udev, &attr->ah_attr, &addrs);
+		err = uet_addrs_from_ah(udev, &attr->ah_attr, UET_DEST_UNICAST,
+					&addrs);
 		if (err)
 			return err;
 		peer = uet_peer_get(udev, &addrs);

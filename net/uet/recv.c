@@ -60,6 +60,9 @@ void uet_rcv(struct uet_dev *udev, struct sk_buff *skb, bool run)
 	type = uet_pds_type(skb->data, skb_headlen(skb));
 	if (train && type != UET_PDS_RUD_REQ)
 		goto malformed;
+	/* Only a UD datagram may go to a multicast group. */
+	if (UET_SKB_CB(skb)->mcast && type != UET_PDS_UUD_REQ)
+		goto malformed;
 	if (type == UET_PDS_UUD_REQ) {
 		uet_ud_rcv(udev, skb);
 		return;

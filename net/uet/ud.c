@@ -24,6 +24,7 @@
 #include <rdma/ib_mad.h>
 #include <trace/events/uet.h>
 
+#include "mcast.h"
 #include "mtu.h"
 #include "qp.h"
 #include "ud.h"
@@ -177,9 +178,11 @@ static enum ib_wc_status uet_ud_send_one(struct uet_qp *qp,
 					 u32 *byte_len)
 {
 	struct uet_dev *udev = qp->udev;
+	bool mcast = wqe->wr.wr.ud.remote_qpn == IB_MULTICAST_QPN;
 	struct uet_uud uud = {
+		.flags = mcast ? UET_UUD_F_MCAST : 0,
 		.spdcid = qp->ibqp.qp_num,
-		.dpdcid = wqe->wr.wr.ud.remote_qpn,
+		.dpdcid = mcast ? 0 : wqe->wr.wr.ud.remote_qpn,
 		.qkey = wqe->wr.wr.ud.remote_qkey,
 	};
 	struct uet_sge_io dst = { .dir = UET_COPY_FROM_MR };
@@ -195,9 +198,12 @@ static enum ib_wc_status uet_ud_send_one(struct uet_qp *qp,
 	status = uet_ud_send_len(qp, wqe, &len);
 	if (status != IB_WC_SUCCESS)
 		return status;
-	/* A QPN no device can have: the wire's field is narrower than IB's. */
-	if (wqe->wr.wr.ud.remote_qpn > UET_MAX_QPN ||
-	    uet_addrs_from_av(udev, &wqe->wr.wr.ud.av, &addrs))
+	/* A QPN no device can have: the wire's field is narrower than IB's.
+	 * IBA: the multicast QPN goes with a group's address, and only it.
+	 */
+	if ((wqe->wr.wr.ud.remote_qpn > UET_MAX_QPN && !mcast) ||
+	    uet_addrs_from_av(udev, &wqe->wr.wr.ud.av,
+			      mcast ? UET_DEST_MCAST : UET_DEST_UNICAST, &addrs))
 		return IB_WC_LOC_QP_OP_ERR;
 	*byte_len = len;
 	uud.pay_len = len;
@@ -328,41 +334,20 @@ static bool uet_ud_pass(struct uet_engine *eng)
 	return more || !skb_queue_empty(&qp->rxq);
 }
 
-void uet_ud_rcv(struct uet_dev *udev, struct sk_buff *skb)
+void uet_ud_deliver(struct uet_dev *udev, struct uet_qp *qp,
+		    struct sk_buff *skb, u32 qkey)
 {
-	struct uet_ud_cb *cb = UET_UD_CB(skb);
-	struct uet_uud uud;
-	struct uet_qp *qp;
-	u32 qkey;
-
-	if (!pskb_may_pull(skb, sizeof(struct uet_uud_hdr)) ||
-	    uet_uud_parse(skb->data, skb_headlen(skb), &uud) < 0 ||
-	    uud.pay_len != skb->len - sizeof(struct uet_uud_hdr)) {
-		uet_inc(udev, UET_CNT_DROP_MALFORMED);
+	/* IBA: QP1 takes the well-known Q_Key, whatever it was given. */
+	if (qkey != (qp->ibqp.qp_num == UET_GSI_QPN ? IB_QP1_QKEY :
+		     READ_ONCE(qp->qkey))) {
+		uet_inc(udev, UET_CNT_DROP_ACCESS);
 		kfree_skb(skb);
 		return;
 	}
-
-	qp = uet_qp_get(udev, uud.dpdcid);
-	if (!qp || !uet_qp_is_ud(qp)) {
-		uet_inc(udev, UET_CNT_DROP_NO_QP);
-		goto drop;
-	}
-	/* IBA: QP1 takes the well-known Q_Key, whatever it was given. */
-	qkey = qp->ibqp.qp_num == UET_GSI_QPN ? IB_QP1_QKEY : READ_ONCE(qp->qkey);
-	if (uud.qkey != qkey) {
-		uet_inc(udev, UET_CNT_DROP_ACCESS);
-		goto drop;
-	}
-	cb->imm = uud.imm;
-	cb->sqpn = uud.spdcid;
-	cb->flags = uud.flags;
-	__skb_pull(skb, sizeof(struct uet_uud_hdr));
 	switch (uet_engine_queue(&qp->eng, &qp->rxq, skb,
 				 uet_param(udev, rx_backlog))) {
 	case 0:
 		uet_engine_run(&qp->eng);
-		uet_qp_put(qp);
 		return;
 	case -ENOBUFS:
 		uet_inc(udev, UET_CNT_DROP_BACKLOG);
@@ -371,11 +356,45 @@ void uet_ud_rcv(struct uet_dev *udev, struct sk_buff *skb)
 		uet_inc(udev, UET_CNT_DROP_NO_QP);
 		break;
 	}
-
-drop:
-	if (qp)
-		uet_qp_put(qp);
 	kfree_skb(skb);
+}
+
+void uet_ud_rcv(struct uet_dev *udev, struct sk_buff *skb)
+{
+	struct uet_ud_cb *cb = UET_UD_CB(skb);
+	struct uet_uud uud;
+	struct uet_qp *qp;
+
+	/* A datagram to a group says so, and travels to a group address:
+	 * one without the other is not a sender's.
+	 */
+	if (!pskb_may_pull(skb, sizeof(struct uet_uud_hdr)) ||
+	    uet_uud_parse(skb->data, skb_headlen(skb), &uud) < 0 ||
+	    uud.pay_len != skb->len - sizeof(struct uet_uud_hdr) ||
+	    !(uud.flags & UET_UUD_F_MCAST) != !cb->ip.mcast) {
+		uet_inc(udev, UET_CNT_DROP_MALFORMED);
+		kfree_skb(skb);
+		return;
+	}
+	cb->imm = uud.imm;
+	cb->sqpn = uud.spdcid;
+	cb->flags = uud.flags;
+	__skb_pull(skb, sizeof(struct uet_uud_hdr));
+	if (uud.flags & UET_UUD_F_MCAST) {
+		uet_mcast_rcv(udev, skb, uud.qkey);
+		return;
+	}
+
+	qp = uet_qp_get(udev, uud.dpdcid);
+	if (!qp || !uet_qp_is_ud(qp)) {
+		uet_inc(udev, UET_CNT_DROP_NO_QP);
+		if (qp)
+			uet_qp_put(qp);
+		kfree_skb(skb);
+		return;
+	}
+	uet_ud_deliver(udev, qp, skb, uud.qkey);
+	uet_qp_put(qp);
 }
 
 /* Kernel consumers: a WR becomes a WQE of the ring; the work sends it. In
@@ -388,6 +407,7 @@ static int uet_ud_post_one(struct uet_qp *qp, const struct ib_send_wr *wr,
 	const struct ib_ud_wr *uwr = ud_wr(wr);
 	struct rxe_send_wqe *wqe;
 	struct uet_addrs addrs;
+	bool mcast;
 	int err;
 
 	if (wr->num_sge > qp->cap.max_send_sge)
@@ -395,9 +415,12 @@ static int uet_ud_post_one(struct uet_qp *qp, const struct ib_send_wr *wr,
 	if (!flush) {
 		if (wr->opcode != IB_WR_SEND && wr->opcode != IB_WR_SEND_WITH_IMM)
 			return -EINVAL;
-		if (!uwr->ah || uwr->remote_qpn > UET_MAX_QPN)
+		mcast = uwr->remote_qpn == IB_MULTICAST_QPN;
+		if (!uwr->ah || (uwr->remote_qpn > UET_MAX_QPN && !mcast))
 			return -EINVAL;
-		err = uet_addrs_from_ah(qp->udev, &to_uah(uwr->ah)->attr, &addrs);
+		err = uet_addrs_from_ah(qp->udev, &to_uah(uwr->ah)->attr,
+					mcast ? UET_DEST_MCAST : UET_DEST_UNICAST,
+					&addrs);
 		if (err)
 			return err;
 	}

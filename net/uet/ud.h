@@ -39,4 +39,11 @@ int uet_ud_post_send(struct uet_qp *qp, const struct ib_send_wr *wr,
  */
 void uet_ud_rcv(struct uet_dev *udev, struct sk_buff *skb);
 
+/* Softirq: queue a datagram (header pulled, uet_ud_cb filled) that
+ * carries qkey to qp, a UD or GSI QP the caller holds or knows attached
+ * to a group (mcast.c), under RCU. Consumes the skb.
+ */
+void uet_ud_deliver(struct uet_dev *udev, struct uet_qp *qp,
+		    struct sk_buff *skb, u32 qkey);
+
 #endif /* _UET_UD_H */

@@ -130,15 +130,19 @@ static void uet_udp_rcv(struct sock *sk, struct sk_buff *skb)
 	struct uet_skb_cb *cb = UET_SKB_CB(skb);
 	struct net_device *ndev;
 	struct uet_dev *udev;
+	bool mcast;
 	u8 dsfield;
 
 	/* A queued skb's dev field holds UDP's accounting (dev_scratch):
-	 * the netdev it came in on is found again by its index. UE traffic
-	 * is unicast: no broadcast or multicast delivery.
+	 * the netdev it came in on is found again by its index. Only UD
+	 * datagrams to a group take multicast delivery (mcast.c), the
+	 * sender's own copy (IP_MULTICAST_LOOP) among them; no broadcast.
 	 */
 	ndev = dev_get_by_index_rcu(sock_net(sk), skb->skb_iif);
 	skb->dev = ndev;
-	if (!ndev || skb->pkt_type != PACKET_HOST)
+	mcast = skb->pkt_type == PACKET_MULTICAST ||
+		skb->pkt_type == PACKET_LOOPBACK;
+	if (!ndev || (skb->pkt_type != PACKET_HOST && !mcast))
 		goto drop;
 	udev = uet_udp_rcv_dev(skb);
 	if (!udev)
@@ -159,17 +163,21 @@ static void uet_udp_rcv(struct sock *sk, struct sk_buff *skb)
 		cb->family = AF_INET;
 		cb->saddr.v4 = ip_hdr(skb)->saddr;
 		cb->daddr.v4 = ip_hdr(skb)->daddr;
+		cb->mcast = ipv4_is_multicast(cb->daddr.v4);
 		dsfield = ip_hdr(skb)->tos;
 		break;
 	case htons(ETH_P_IPV6):
 		cb->family = AF_INET6;
 		cb->saddr.v6 = ipv6_hdr(skb)->saddr;
 		cb->daddr.v6 = ipv6_hdr(skb)->daddr;
+		cb->mcast = ipv6_addr_is_multicast(&cb->daddr.v6);
 		dsfield = ipv6_get_dsfield(ipv6_hdr(skb));
 		break;
 	default:
 		goto put;
 	}
+	if (mcast && !cb->mcast)
+		goto put;
 	cb->dscp = dsfield >> 2;
 	cb->ecn = dsfield & INET_ECN_MASK;
 	cb->sport = ntohs(udp_hdr(skb)->source);
@@ -608,15 +616,26 @@ int uet_udp_xmit(struct uet_dev *udev, struct sk_buff *skb,
 	return err;
 }
 
-/* UE is unicast only. A zero destination would also route back to us. */
-static bool uet_udp_unicast(const struct in6_addr *addr, bool v4)
+/* RC and UC QPs talk to one peer; a UD datagram goes to one QP or to a
+ * multicast group (mcast.c). A zero destination would route back to us,
+ * a broadcast one to every host of the link.
+ */
+static bool uet_udp_dest_ok(const struct in6_addr *addr, bool v4,
+			    enum uet_dest dest)
 {
 	__be32 a4 = addr->s6_addr32[3];
+	bool mcast;
 
-	if (v4)
-		return !ipv4_is_zeronet(a4) && !ipv4_is_multicast(a4) &&
-		       !ipv4_is_lbcast(a4);
-	return !ipv6_addr_any(addr) && !ipv6_addr_is_multicast(addr);
+	if (v4) {
+		if (ipv4_is_zeronet(a4) || ipv4_is_lbcast(a4))
+			return false;
+		mcast = ipv4_is_multicast(a4);
+	} else {
+		if (ipv6_addr_any(addr))
+			return false;
+		mcast = ipv6_addr_is_multicast(addr);
+	}
+	return dest == UET_DEST_ANY || mcast == (dest == UET_DEST_MCAST);
 }
 
 /* An address pair from two GIDs (IPv4-mapped when v4), checked already. */
@@ -638,7 +657,7 @@ static void uet_addrs_set(struct uet_addrs *addrs, bool v4,
 }
 
 int uet_addrs_from_ah(struct uet_dev *udev, const struct rdma_ah_attr *attr,
-		      struct uet_addrs *addrs)
+		      enum uet_dest dest, struct uet_addrs *addrs)
 {
 	const struct ib_global_route *grh;
 	const struct ib_gid_attr *sgid_attr;
@@ -661,7 +680,7 @@ int uet_addrs_from_ah(struct uet_dev *udev, const struct rdma_ah_attr *attr,
 		return -EINVAL;
 	}
 
-	if (!uet_udp_unicast(&daddr, v4))
+	if (!uet_udp_dest_ok(&daddr, v4, dest))
 		return -EINVAL;
 
 	uet_addrs_set(addrs, v4, &saddr, &daddr, grh->hop_limit);
@@ -669,7 +688,7 @@ int uet_addrs_from_ah(struct uet_dev *udev, const struct rdma_ah_attr *attr,
 }
 
 int uet_addrs_from_av(struct uet_dev *udev, const struct rxe_av *av,
-		      struct uet_addrs *addrs)
+		      enum uet_dest dest, struct uet_addrs *addrs)
 {
 	bool v4 = av->network_type == RXE_NETWORK_TYPE_IPV4;
 	const struct ib_gid_attr *sgid_attr;
@@ -697,7 +716,7 @@ int uet_addrs_from_av(struct uet_dev *udev, const struct rxe_av *av,
 	default:
 		return -EINVAL;
 	}
-	if (!uet_udp_unicast(&daddr, v4))
+	if (!uet_udp_dest_ok(&daddr, v4, dest))
 		return -EINVAL;
 	/* The source must be one of ours, as a kernel AH's sgid_attr is:
 	 * a user may not send as another host.

@@ -39,7 +39,8 @@ extern unsigned short uet_udp_port;
  *  34  family	AF_INET or AF_INET6
  *  35  dscp	DSCP of the IP header (traffic class >> 2)
  *  36  ecn	INET_ECN_* bits of the IP header
- *  37  -	padding, zeroed (the struct is 40 bytes)
+ *  37  mcast	1 if the IP destination is a multicast group (mcast.c)
+ *  38  -	padding, zeroed (the struct is 40 bytes)
  *  40  -	not written here: bytes 40..47 are free for the transport
  */
 struct uet_skb_cb {
@@ -51,6 +52,7 @@ struct uet_skb_cb {
 	u8 family;
 	u8 dscp;
 	u8 ecn;
+	u8 mcast;
 };
 
 #define UET_SKB_CB(skb)	((struct uet_skb_cb *)(skb)->cb)
@@ -96,13 +98,23 @@ int uet_udp_xmit(struct uet_dev *udev, struct sk_buff *skb,
 /* Is addrs' destination a uet device of this host (uet_rc_seg())? */
 bool uet_udp_is_local(struct uet_dev *udev, const struct uet_addrs *addrs);
 
+/* What the destination of an address may be: a host (RC, UC, UD to a
+ * QPN), a multicast group (UD to IB_MULTICAST_QPN), or either (an AH,
+ * which says nothing of the QPN it will be used with).
+ */
+enum uet_dest {
+	UET_DEST_UNICAST,
+	UET_DEST_MCAST,
+	UET_DEST_ANY,
+};
+
 int uet_addrs_from_ah(struct uet_dev *udev, const struct rdma_ah_attr *attr,
-		      struct uet_addrs *addrs);
+		      enum uet_dest dest, struct uet_addrs *addrs);
 /* The addresses of a UD WQE's address vector (ud.c), which a user wrote:
  * port 1, IPv4 or IPv6, a source address that is a RoCE v2 GID of the
- * device, a unicast destination. 0 or -EINVAL.
+ * device, a destination of the kind dest says. 0 or -EINVAL.
  */
 int uet_addrs_from_av(struct uet_dev *udev, const struct rxe_av *av,
-		      struct uet_addrs *addrs);
+		      enum uet_dest dest, struct uet_addrs *addrs);
 
 #endif /* _UET_UDP_H */

@@ -5,6 +5,7 @@
 #ifndef _UET_H
 #define _UET_H
 
+#include <linux/hashtable.h>
 #include <linux/hrtimer.h>
 #include <linux/netdevice.h>
 #include <linux/ratelimit.h>
@@ -51,6 +52,12 @@
 #define UET_MAX_FAST_REG_PAGES	512
 #define UET_MAX_SRQ		BIT(16)
 #define UET_MAX_CQ		BIT(16)
+/* Multicast groups and attachments (mcast.c): rdma_rxe's limits
+ * (rxe_param.h of Linux 6.1), so a program sized for rxe fits.
+ */
+#define UET_MAX_MCAST_GRP		8192
+#define UET_MAX_MCAST_QP_ATTACH		56
+#define UET_MAX_TOT_MCAST_QP_ATTACH	0x70000
 
 struct uet_udp;
 
@@ -80,6 +87,14 @@ struct uet_dev {
 	/* Key index -> struct uet_mw, as mrs (mw.c). */
 	struct xarray mws;
 	u32 mw_next;		/* cyclic key index allocation, under mws lock */
+
+	/* Multicast groups of UD QPs (mcast.c), MGID -> struct uet_mcg;
+	 * the receive path reads them under RCU.
+	 */
+	struct mutex mcg_lock;	/* protects mcgs (writers), mcg_count, mca_count */
+	DECLARE_HASHTABLE(mcgs, 6);
+	unsigned int mcg_count;	/* groups */
+	unsigned int mca_count;	/* QP attachments, all groups */
 
 	/* mmap offsets handed to userspace, not yet mapped (mmap.c). */
 	spinlock_t mmap_lock;	/* protects pending_mmaps and mmap_offset */

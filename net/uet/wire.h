@@ -229,7 +229,10 @@ struct uet_uud_hdr {
 /* UUD flags (prologue bits 6..0). */
 #define UET_UUD_F_SOLICITED	0x01	/* solicited event on the receive CQE */
 #define UET_UUD_F_IMM		0x02	/* imm carries immediate data */
-#define UET_UUD_F_MASK		(UET_UUD_F_SOLICITED | UET_UUD_F_IMM)
+/* To a multicast group: the IP destination names it, dpdcid is 0. */
+#define UET_UUD_F_MCAST		0x04
+#define UET_UUD_F_MASK		(UET_UUD_F_SOLICITED | UET_UUD_F_IMM | \
+				 UET_UUD_F_MCAST)
 
 struct uet_uud {
 	u8 flags;

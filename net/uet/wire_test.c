@@ -285,7 +285,7 @@ static void uet_uud_bytes_test(struct kunit *test)
 
 static void uet_uud_roundtrip_test(struct kunit *test)
 {
-	struct uet_uud out;
+	struct uet_uud out, mcast = uet_test_uud;
 	u8 buf[sizeof(struct uet_uud_hdr)];
 
 	KUNIT_ASSERT_EQ(test, uet_uud_pack(&uet_test_uud, buf, sizeof(buf)), 16);
@@ -296,6 +296,15 @@ static void uet_uud_roundtrip_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, out.spdcid, uet_test_uud.spdcid);
 	KUNIT_EXPECT_EQ(test, out.dpdcid, uet_test_uud.dpdcid);
 	KUNIT_EXPECT_EQ(test, out.imm, uet_test_uud.imm);
+
+	/* A datagram to a group: flag 0x04 in the prologue, no QPN. */
+	mcast.flags = UET_UUD_F_MCAST;
+	mcast.dpdcid = 0;
+	KUNIT_ASSERT_EQ(test, uet_uud_pack(&mcast, buf, sizeof(buf)), 16);
+	KUNIT_EXPECT_EQ(test, buf[1], 0x04);
+	KUNIT_ASSERT_EQ(test, uet_uud_parse(buf, sizeof(buf), &out), 16);
+	KUNIT_EXPECT_EQ(test, out.flags, UET_UUD_F_MCAST);
+	KUNIT_EXPECT_EQ(test, out.dpdcid, 0);
 }
 
 static void uet_uud_reject_test(struct kunit *test)
@@ -305,7 +314,7 @@ static void uet_uud_reject_test(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, uet_uud_pack(&uet_test_uud, buf, sizeof(buf) - 1),
 			-EMSGSIZE);
-	bad.flags = 0x04;
+	bad.flags = 0x08;
 	KUNIT_EXPECT_EQ(test, uet_uud_pack(&bad, buf, sizeof(buf)), -EINVAL);
 
 	KUNIT_ASSERT_EQ(test, uet_uud_pack(&uet_test_uud, buf, sizeof(buf)), 16);

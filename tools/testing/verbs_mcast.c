@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * verbs_mcast: UD QPs of one device attached to an IP multicast group, and
+ * datagrams sent to the group by another QP of the same device. The IP
+ * stack loops a copy of each back to its sender's host (IP_MULTICAST_LOOP),
+ * which is how the group's members here get it.
+ *
+ *   verbs_mcast DEV GID_INDEX
+ *
+ * GID_INDEX is an IPv4 GID of port 1. Checks, one line each ("ok: ..." or
+ * "FAIL: ..."):
+ * - attaching two QPs joins the group's address on the netdev
+ *   (/proc/net/igmp), attaching one twice is no error, attaching a unicast
+ *   GID or an RC QP fails with EINVAL;
+ * - datagrams of 1 byte to the path MTU sent to IB_MULTICAST_QPN reach
+ *   both members byte for byte, behind a GRH area holding the IPv4 header
+ *   from our address to the group's, the sender's QPN in the completion;
+ * - one with another Q_Key reaches neither (drop_access counts both);
+ * - the multicast QPN to a unicast address completes in error;
+ * - a detached QP gets nothing more (a unicast datagram sent after the
+ *   group's is the first it sees), its second detach fails with EINVAL,
+ *   and the last detach leaves the group's address;
+ * - an attached QP cannot be destroyed (EBUSY); a group takes
+ *   max_mcast_qp_attach QPs and refuses one more (ENOMEM).
+ * Exits 1 if a check failed.
+ */
+#include <arpa/inet.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <infiniband/verbs.h>
+
+#include "verbs_util.h"
+
+#define die vu_die
+
+#define QKEY		0x22222222u
+#define GRH		40
+#define DEPTH		8
+#define SLOT		8192
+#define GROUP		"239.1.2.4"
+#define GROUP_FULL	"239.1.2.5"
+/* IBA: the destination QPN of a datagram to a multicast group. */
+#define MCAST_QPN	0xffffff
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* Payload sizes sent to the group; 0 stands for the path MTU. */
+static const uint32_t sizes[] = { 1, 64, 1000, 0 };
+
+static struct ibv_context *ctx;
+static struct ibv_pd *pd;
+static struct ibv_mr *mr;
+static uint8_t *buf;
+static union ibv_gid gid, mgid, full_mgid;
+static int gid_index;
+static uint32_t mtu;
+static const char *dev;
+static int failures;
+
+struct end {
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+	uint8_t *rbuf;		/* its receive slots, DEPTH of SLOT bytes */
+};
+
+static void check(bool ok, const char *what)
+{
+	printf("%s: %s\n", ok ? "ok" : "FAIL", what);
+	failures += !ok;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The next completion of cq within 5 s; false if none came. */
+static bool wait_wc(struct ibv_cq *cq, struct ibv_wc *wc)
+{
+	double end = now_s() + 5;
+	int n;
+
+	do {
+		n = ibv_poll_cq(cq, 1, wc);
+		if (n < 0)
+			die("ibv_poll_cq");
+		if (n)
+			return true;
+	} while (now_s() < end);
+	return false;
+}
+
+static void set_mgid(union ibv_gid *g, const char *addr)
+{
+	memset(g, 0, sizeof(*g));
+	g->raw[10] = 0xff;
+	g->raw[11] = 0xff;
+	if (inet_pton(AF_INET, addr, g->raw + 12) != 1)
+		die("inet_pton");
+}
+
+static struct ibv_qp *ud_qp(struct ibv_cq *cq, uint32_t depth)
+{
+	struct ibv_qp_init_attr init = {
+		.send_cq = cq,
+		.recv_cq = cq,
+		.cap = { .max_send_wr = depth, .max_recv_wr = depth,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+		.qp_type = IBV_QPT_UD,
+		.sq_sig_all = 1,
+	};
+	struct ibv_qp_attr attr = {
+		.qp_state = IBV_QPS_INIT,
+		.port_num = 1,
+		.qkey = QKEY,
+	};
+	struct ibv_qp *qp = ibv_create_qp(pd, &init);
+
+	if (!qp)
+		die("ibv_create_qp of a UD QP");
+	if (ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			  IBV_QP_PORT | IBV_QP_QKEY))
+		die("UD QP to INIT");
+	attr.qp_state = IBV_QPS_RTR;
+	if (ibv_modify_qp(qp, &attr, IBV_QP_STATE))
+		die("UD QP to RTR");
+	attr.qp_state = IBV_QPS_RTS;
+	attr.sq_psn = 0;
+	if (ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_SQ_PSN))
+		die("UD QP to RTS");
+	return qp;
+}
+
+static struct end ud_end(uint8_t *rbuf)
+{
+	struct end e = { .rbuf = rbuf };
+
+	e.cq = ibv_create_cq(ctx, 4 * DEPTH, NULL, NULL, 0);
+	if (!e.cq)
+		die("ibv_create_cq");
+	e.qp = ud_qp(e.cq, DEPTH);
+	return e;
+}
+
+static void post_recv(struct end *e, int slot)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)(e->rbuf + slot * SLOT),
+		.length = SLOT,
+		.lkey = mr->lkey,
+	};
+	struct ibv_recv_wr wr = { .wr_id = slot, .sg_list = &sge, .num_sge = 1 };
+	struct ibv_recv_wr *bad;
+
+	if (ibv_post_recv(e->qp, &wr, &bad))
+		die("ibv_post_recv");
+}
+
+static struct ibv_ah *make_ah(const union ibv_gid *dgid)
+{
+	struct ibv_ah_attr attr = {
+		.is_global = 1,
+		.grh = { .dgid = *dgid, .sgid_index = gid_index, .hop_limit = 8 },
+		.port_num = 1,
+	};
+	struct ibv_ah *ah = ibv_create_ah(pd, &attr);
+
+	if (!ah)
+		die("ibv_create_ah");
+	return ah;
+}
+
+/* s sends len bytes at payload to qpn through ah; the send's status. */
+static enum ibv_wc_status send_to(struct end *s, struct ibv_ah *ah,
+				  uint32_t qpn, uint32_t qkey,
+				  const uint8_t *payload, uint32_t len)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)payload,
+		.length = len,
+		.lkey = mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = len,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = IBV_WR_SEND,
+		.wr.ud = { .ah = ah, .remote_qpn = qpn, .remote_qkey = qkey },
+	}, *bad;
+	struct ibv_wc wc;
+
+	if (ibv_post_send(s->qp, &wr, &bad))
+		die("ibv_post_send");
+	if (!wait_wc(s->cq, &wc))
+		die("no send completion");
+	return wc.status;
+}
+
+/* The next receive of r is len bytes equal to want, sent by s to daddr
+ * (4 bytes, network order).
+ */
+static bool got(struct end *r, struct end *s, const uint8_t *want,
+		uint32_t len, const uint8_t *daddr)
+{
+	const uint8_t *slot, *ip;
+	struct ibv_wc wc;
+
+	if (!wait_wc(r->cq, &wc)) {
+		printf("# QP %u: no receive completion\n", r->qp->qp_num);
+		return false;
+	}
+	slot = r->rbuf + wc.wr_id * SLOT;
+	ip = slot + 20;
+	post_recv(r, wc.wr_id);
+	if (wc.status != IBV_WC_SUCCESS || wc.opcode != IBV_WC_RECV ||
+	    wc.byte_len != len + GRH || !(wc.wc_flags & IBV_WC_GRH) ||
+	    wc.src_qp != s->qp->qp_num) {
+		printf("# QP %u: status %s opcode %d byte_len %u flags %#x src_qp %u\n",
+		       r->qp->qp_num, ibv_wc_status_str(wc.status), wc.opcode,
+		       wc.byte_len, wc.wc_flags, wc.src_qp);
+		return false;
+	}
+	if (ip[0] != 0x45 || ip[9] != IPPROTO_UDP ||
+	    memcmp(ip + 12, gid.raw + 12, 4) || memcmp(ip + 16, daddr, 4)) {
+		printf("# QP %u: the GRH area has no IPv4 header from us to the destination\n",
+		       r->qp->qp_num);
+		return false;
+	}
+	if (memcmp(slot + GRH, want, len)) {
+		printf("# QP %u: payload of %u bytes differs\n", r->qp->qp_num, len);
+		return false;
+	}
+	return true;
+}
+
+/* Has the netdev of the device joined addr (dotted), per /proc/net/igmp? */
+static bool igmp_joined(const char *addr)
+{
+	char line[256], want[16];
+	uint32_t a;
+	bool found = false;
+	FILE *f;
+
+	if (inet_pton(AF_INET, addr, &a) != 1)
+		die("inet_pton");
+	/* The kernel prints the group's network-order word as a number. */
+	snprintf(want, sizeof(want), "%08X", a);
+	f = fopen("/proc/net/igmp", "r");
+	if (!f)
+		die("/proc/net/igmp");
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, want))
+			found = true;
+	fclose(f);
+	return found;
+}
+
+static long long counter(const char *name)
+{
+	char path[256];
+	long long v;
+	FILE *f;
+
+	snprintf(path, sizeof(path),
+		 "/sys/class/infiniband/%s/ports/1/hw_counters/%s", dev, name);
+	f = fopen(path, "r");
+	if (!f || fscanf(f, "%lld", &v) != 1)
+		die("a hw_counters file is unreadable");
+	fclose(f);
+	return v;
+}
+
+static bool counter_reaches(const char *name, long long want)
+{
+	double end = now_s() + 5;
+
+	do {
+		if (counter(name) >= want)
+			return true;
+	} while (now_s() < end);
+	return false;
+}
+
+/* A group takes max_mcast_qp_attach QPs, no more; attached, a QP stays. */
+static void limits(uint32_t max_attach)
+{
+	struct ibv_qp **qps = calloc(max_attach + 1, sizeof(*qps));
+	struct ibv_cq *cq = ibv_create_cq(ctx, 1, NULL, NULL, 0);
+	bool all = true, busy;
+	uint32_t i;
+	int err;
+
+	if (!qps || !cq)
+		die("allocating the QPs of the limit check");
+	for (i = 0; i <= max_attach; i++)
+		qps[i] = ud_qp(cq, 1);
+	for (i = 0; i < max_attach; i++)
+		all &= !ibv_attach_mcast(qps[i], &full_mgid, 0);
+	check(all, "a group takes max_mcast_qp_attach QPs");
+	err = ibv_attach_mcast(qps[max_attach], &full_mgid, 0);
+	check(err == ENOMEM, "one QP more is refused with ENOMEM");
+	err = ibv_destroy_qp(qps[0]);
+	busy = err == EBUSY;
+	check(busy, "an attached QP cannot be destroyed (EBUSY)");
+	for (i = 0; i < max_attach; i++)
+		if (ibv_detach_mcast(qps[i], &full_mgid, 0))
+			die("ibv_detach_mcast");
+	check(!igmp_joined(GROUP_FULL), "the last detach left " GROUP_FULL);
+	for (i = busy ? 0 : 1; i <= max_attach; i++)
+		if (ibv_destroy_qp(qps[i]))
+			die("ibv_destroy_qp");
+	ibv_destroy_cq(cq);
+	free(qps);
+}
+
+int main(int argc, char **argv)
+{
+	struct ibv_device_attr dattr;
+	struct ibv_port_attr pattr;
+	struct ibv_ah *group_ah, *host_ah;
+	struct end snd, m1, m2;
+	union ibv_gid bad_gid;
+	uint8_t *payload;
+	uint8_t group[4];
+	struct ibv_qp *rc;
+	struct ibv_cq *rc_cq;
+	uint32_t len;
+	bool ok;
+	int i;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: %s DEV GID_INDEX\n", argv[0]);
+		return 2;
+	}
+	dev = argv[1];
+	gid_index = atoi(argv[2]);
+	srand(42);
+
+	ctx = vu_open(dev);
+	if (ibv_query_device(ctx, &dattr) || ibv_query_port(ctx, 1, &pattr) ||
+	    ibv_query_gid(ctx, 1, gid_index, &gid))
+		die("ibv_query_device/port/gid");
+	mtu = 128u << pattr.active_mtu;
+	pd = ibv_alloc_pd(ctx);
+	buf = calloc(4, DEPTH * SLOT);
+	if (!pd || !buf)
+		die("PD and buffer");
+	mr = ibv_reg_mr(pd, buf, 4 * DEPTH * SLOT, IBV_ACCESS_LOCAL_WRITE);
+	if (!mr)
+		die("ibv_reg_mr");
+	payload = buf + 3 * DEPTH * SLOT;
+	for (i = 0; i < SLOT; i++)
+		payload[i] = rand();
+	set_mgid(&mgid, GROUP);
+	set_mgid(&full_mgid, GROUP_FULL);
+	memcpy(group, mgid.raw + 12, 4);
+
+	snd = ud_end(buf);
+	m1 = ud_end(buf + DEPTH * SLOT);
+	m2 = ud_end(buf + 2 * DEPTH * SLOT);
+	for (i = 0; i < DEPTH; i++) {
+		post_recv(&m1, i);
+		post_recv(&m2, i);
+	}
+	group_ah = make_ah(&mgid);
+	host_ah = make_ah(&gid);
+
+	check(!ibv_attach_mcast(m1.qp, &mgid, 0) &&
+	      !ibv_attach_mcast(m2.qp, &mgid, 0) &&
+	      !ibv_attach_mcast(m2.qp, &mgid, 0),
+	      "two QPs attach to " GROUP ", one of them twice");
+	check(igmp_joined(GROUP), "the netdev joined " GROUP);
+	bad_gid = gid;
+	check(ibv_attach_mcast(m1.qp, &bad_gid, 0) == EINVAL,
+	      "attaching to a unicast GID fails with EINVAL");
+	rc_cq = ibv_create_cq(ctx, 1, NULL, NULL, 0);
+	rc = rc_cq ? vu_rc_qp(pd, rc_cq, 1) : NULL;
+	if (!rc)
+		die("an RC QP");
+	check(ibv_attach_mcast(rc, &mgid, 0) == EINVAL,
+	      "attaching an RC QP fails with EINVAL");
+	ibv_destroy_qp(rc);
+	ibv_destroy_cq(rc_cq);
+
+	ok = true;
+	for (i = 0; i < (int)ARRAY_SIZE(sizes) && ok; i++) {
+		len = sizes[i] ? sizes[i] : mtu;
+		ok = send_to(&snd, group_ah, MCAST_QPN, QKEY, payload, len) ==
+		     IBV_WC_SUCCESS &&
+		     got(&m1, &snd, payload, len, group) &&
+		     got(&m2, &snd, payload, len, group);
+	}
+	check(ok, "datagrams of 1 byte to the path MTU reach both members whole");
+
+	{
+		long long before = counter("drop_access");
+
+		ok = send_to(&snd, group_ah, MCAST_QPN, QKEY + 1, payload, 64) ==
+		     IBV_WC_SUCCESS &&
+		     counter_reaches("drop_access", before + 2);
+		/* Then a good one: the first either member sees. */
+		ok = ok && send_to(&snd, group_ah, MCAST_QPN, QKEY, payload + 1,
+				   64) == IBV_WC_SUCCESS &&
+		     got(&m1, &snd, payload + 1, 64, group) &&
+		     got(&m2, &snd, payload + 1, 64, group);
+		check(ok, "another Q_Key reaches neither member (drop_access +2)");
+	}
+
+	check(send_to(&snd, host_ah, MCAST_QPN, QKEY, payload, 64) ==
+	      IBV_WC_LOC_QP_OP_ERR,
+	      "the multicast QPN to a unicast address completes in error");
+	{
+		struct ibv_qp_attr attr = { .qp_state = IBV_QPS_RTS };
+
+		if (ibv_modify_qp(snd.qp, &attr, IBV_QP_STATE))
+			die("SQE back to RTS");
+	}
+
+	check(!ibv_detach_mcast(m2.qp, &mgid, 0), "the second member detaches");
+	ok = send_to(&snd, group_ah, MCAST_QPN, QKEY, payload + 2, 100) ==
+	     IBV_WC_SUCCESS &&
+	     got(&m1, &snd, payload + 2, 100, group) &&
+	     send_to(&snd, host_ah, m2.qp->qp_num, QKEY, payload + 3, 100) ==
+	     IBV_WC_SUCCESS &&
+	     got(&m2, &snd, payload + 3, 100, gid.raw + 12);
+	check(ok, "a detached QP gets no more of the group's datagrams");
+	check(ibv_detach_mcast(m2.qp, &mgid, 0) == EINVAL,
+	      "detaching it again fails with EINVAL");
+	check(!ibv_detach_mcast(m1.qp, &mgid, 0) && !igmp_joined(GROUP),
+	      "the last detach leaves " GROUP);
+
+	limits(dattr.max_mcast_qp_attach);
+
+	ibv_destroy_ah(group_ah);
+	ibv_destroy_ah(host_ah);
+	ibv_destroy_qp(snd.qp);
+	ibv_destroy_qp(m1.qp);
+	ibv_destroy_qp(m2.qp);
+	ibv_destroy_cq(snd.cq);
+	ibv_destroy_cq(m1.cq);
+	ibv_destroy_cq(m2.cq);
+	ibv_dereg_mr(mr);
+	ibv_dealloc_pd(pd);
+	ibv_close_device(ctx);
+	free(buf);
+	return failures ? 1 : 0;
+}
