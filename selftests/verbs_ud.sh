@@ -24,18 +24,20 @@ T=$(mktemp -d)
 on_exit "rm -rf $T"
 step "uet0 has the GID of 10.0.0.1" wait_for 5 ibdev_gid_index uet0 10.0.0.1
 
-# run_tool TOOL: TOOL on uet0, its lines shown; fails if one of its
-# checks did.
+# run_tool TOOL [ARG]: TOOL on uet0 with the index of its IPv4 GID (and
+# ARG), its lines shown; fails if one of its checks did.
 run_tool() {
 	local out rc=0
-	out=$(in_ns a "$1" uet0 "$(ibdev_gid_index uet0 10.0.0.1)" 2>&1) || rc=$?
+	# shellcheck disable=SC2086 # ARG: no word or one
+	out=$(in_ns a "$1" uet0 "$(ibdev_gid_index uet0 10.0.0.1)" ${2:-} 2>&1) || rc=$?
 	printf '%s\n' "$out" | sed 's/^/# /'
 	return "$rc"
 }
 step "user UD QPs of uet0: data, GRH, completions, errors, rewritten rings" \
 	run_tool "$TOOL"
-step "multicast groups of uet0: attach, datagrams to both members, detach, limits" \
-	run_tool "$UET_TESTING_BIN/verbs_mcast"
+step "uet0 has the GID of fd00::1" wait_for 5 ibdev_gid_index uet0 fd00::1
+step "multicast groups of uet0, IPv4 and IPv6: attach, datagrams to both members, detach, limits" \
+	run_tool "$UET_TESTING_BIN/verbs_mcast" "$(ibdev_gid_index uet0 fd00::1)"
 # The debug kernel takes 20-30 s to start a pair of programs: its KASAN
 # has seen the rings rewritten under the engine; the stock tools over UD
 # run on stock.

@@ -5,10 +5,10 @@
  * stack loops a copy of each back to its sender's host (IP_MULTICAST_LOOP),
  * which is how the group's members here get it.
  *
- *   verbs_mcast DEV GID_INDEX
+ *   verbs_mcast DEV GID_INDEX [GID6_INDEX]
  *
- * GID_INDEX is an IPv4 GID of port 1. Checks, one line each ("ok: ..." or
- * "FAIL: ..."):
+ * GID_INDEX is an IPv4 GID of port 1, GID6_INDEX an IPv6 one. Checks, one
+ * line each ("ok: ..." or "FAIL: ..."):
  * - attaching two QPs joins the group's address on the netdev
  *   (/proc/net/igmp), attaching one twice is no error, attaching a unicast
  *   GID or an RC QP fails with EINVAL;
@@ -20,6 +20,8 @@
  * - a detached QP gets nothing more (a unicast datagram sent after the
  *   group's is the first it sees), its second detach fails with EINVAL,
  *   and the last detach leaves the group's address;
+ * - with GID6_INDEX, the same for an IPv6 group (MLD membership, the
+ *   IPv6 header in the GRH area);
  * - an attached QP cannot be destroyed (EBUSY); a group takes
  *   max_mcast_qp_attach QPs and refuses one more (ENOMEM).
  * Exits 1 if a check failed.
@@ -44,6 +46,7 @@
 #define SLOT		8192
 #define GROUP		"239.1.2.4"
 #define GROUP_FULL	"239.1.2.5"
+#define GROUP6		"ff0e::4:1"
 /* IBA: the destination QPN of a datagram to a multicast group. */
 #define MCAST_QPN	0xffffff
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -58,6 +61,7 @@ static uint8_t *buf;
 static union ibv_gid gid, mgid, full_mgid;
 static int gid_index;
 static uint32_t mtu;
+static uint8_t *payload;	/* SLOT random bytes, in mr */
 static const char *dev;
 static int failures;
 
@@ -163,11 +167,11 @@ static void post_recv(struct end *e, int slot)
 		die("ibv_post_recv");
 }
 
-static struct ibv_ah *make_ah(const union ibv_gid *dgid)
+static struct ibv_ah *make_ah(const union ibv_gid *dgid, int sgid_index)
 {
 	struct ibv_ah_attr attr = {
 		.is_global = 1,
-		.grh = { .dgid = *dgid, .sgid_index = gid_index, .hop_limit = 8 },
+		.grh = { .dgid = *dgid, .sgid_index = sgid_index, .hop_limit = 8 },
 		.port_num = 1,
 	};
 	struct ibv_ah *ah = ibv_create_ah(pd, &attr);
@@ -203,13 +207,36 @@ static enum ibv_wc_status send_to(struct end *s, struct ibv_ah *ah,
 	return wc.status;
 }
 
-/* The next receive of r is len bytes equal to want, sent by s to daddr
- * (4 bytes, network order).
+static bool v4mapped(const union ibv_gid *g)
+{
+	static const uint8_t prefix[12] = { [10] = 0xff, [11] = 0xff };
+
+	return !memcmp(g->raw, prefix, sizeof(prefix));
+}
+
+/* Does the GRH area at grh hold the IP header of a UDP packet from src
+ * to dst? RoCE v2: IPv4's 20 bytes last, IPv6's 40 all of it.
+ */
+static bool grh_ok(const uint8_t *grh, const union ibv_gid *src,
+		   const union ibv_gid *dst)
+{
+	const uint8_t *ip = grh + 20;
+
+	if (v4mapped(src))
+		return ip[0] == 0x45 && ip[9] == IPPROTO_UDP &&
+		       !memcmp(ip + 12, src->raw + 12, 4) &&
+		       !memcmp(ip + 16, dst->raw + 12, 4);
+	return grh[0] >> 4 == 6 && grh[6] == IPPROTO_UDP &&
+	       !memcmp(grh + 8, src->raw, 16) && !memcmp(grh + 24, dst->raw, 16);
+}
+
+/* The next receive of r is len bytes equal to want, sent by s from src
+ * to dst.
  */
 static bool got(struct end *r, struct end *s, const uint8_t *want,
-		uint32_t len, const uint8_t *daddr)
+		uint32_t len, const union ibv_gid *src, const union ibv_gid *dst)
 {
-	const uint8_t *slot, *ip;
+	const uint8_t *slot;
 	struct ibv_wc wc;
 
 	if (!wait_wc(r->cq, &wc)) {
@@ -217,7 +244,6 @@ static bool got(struct end *r, struct end *s, const uint8_t *want,
 		return false;
 	}
 	slot = r->rbuf + wc.wr_id * SLOT;
-	ip = slot + 20;
 	post_recv(r, wc.wr_id);
 	if (wc.status != IBV_WC_SUCCESS || wc.opcode != IBV_WC_RECV ||
 	    wc.byte_len != len + GRH || !(wc.wc_flags & IBV_WC_GRH) ||
@@ -227,9 +253,8 @@ static bool got(struct end *r, struct end *s, const uint8_t *want,
 		       wc.byte_len, wc.wc_flags, wc.src_qp);
 		return false;
 	}
-	if (ip[0] != 0x45 || ip[9] != IPPROTO_UDP ||
-	    memcmp(ip + 12, gid.raw + 12, 4) || memcmp(ip + 16, daddr, 4)) {
-		printf("# QP %u: the GRH area has no IPv4 header from us to the destination\n",
+	if (!grh_ok(slot, src, dst)) {
+		printf("# QP %u: the GRH area has no IP header from the source to the destination\n",
 		       r->qp->qp_num);
 		return false;
 	}
@@ -260,6 +285,54 @@ static bool igmp_joined(const char *addr)
 			found = true;
 	fclose(f);
 	return found;
+}
+
+/* Has the netdev joined the IPv6 group g, per /proc/net/igmp6? */
+static bool mld_joined(const union ibv_gid *g)
+{
+	char line[256], want[33];
+	bool found = false;
+	FILE *f;
+	int i;
+
+	for (i = 0; i < 16; i++)
+		sprintf(want + 2 * i, "%02x", g->raw[i]);
+	f = fopen("/proc/net/igmp6", "r");
+	if (!f)
+		die("/proc/net/igmp6");
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, want))
+			found = true;
+	fclose(f);
+	return found;
+}
+
+/* The members m1 and m2 in an IPv6 group, sent to from the GID gid6_index. */
+static void ipv6_group(struct end *snd, struct end *m1, struct end *m2,
+		       int gid6_index)
+{
+	union ibv_gid gid6, mgid6;
+	struct ibv_ah *ah6;
+	bool ok;
+
+	if (ibv_query_gid(ctx, 1, gid6_index, &gid6))
+		die("ibv_query_gid");
+	memset(&mgid6, 0, sizeof(mgid6));
+	if (inet_pton(AF_INET6, GROUP6, mgid6.raw) != 1)
+		die("inet_pton");
+	check(!ibv_attach_mcast(m1->qp, &mgid6, 0) &&
+	      !ibv_attach_mcast(m2->qp, &mgid6, 0) && mld_joined(&mgid6),
+	      "two QPs attach to " GROUP6 ", the netdev joined it (MLD)");
+	ah6 = make_ah(&mgid6, gid6_index);
+	ok = send_to(snd, ah6, MCAST_QPN, QKEY, payload + 4, 1000) ==
+	     IBV_WC_SUCCESS &&
+	     got(m1, snd, payload + 4, 1000, &gid6, &mgid6) &&
+	     got(m2, snd, payload + 4, 1000, &gid6, &mgid6);
+	check(ok, "a datagram to " GROUP6 " reaches both members whole");
+	check(!ibv_detach_mcast(m1->qp, &mgid6, 0) &&
+	      !ibv_detach_mcast(m2->qp, &mgid6, 0) && !mld_joined(&mgid6),
+	      "the last detach leaves " GROUP6);
+	ibv_destroy_ah(ah6);
 }
 
 static long long counter(const char *name)
@@ -327,16 +400,14 @@ int main(int argc, char **argv)
 	struct ibv_ah *group_ah, *host_ah;
 	struct end snd, m1, m2;
 	union ibv_gid bad_gid;
-	uint8_t *payload;
-	uint8_t group[4];
 	struct ibv_qp *rc;
 	struct ibv_cq *rc_cq;
 	uint32_t len;
 	bool ok;
 	int i;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: %s DEV GID_INDEX\n", argv[0]);
+	if (argc != 3 && argc != 4) {
+		fprintf(stderr, "usage: %s DEV GID_INDEX [GID6_INDEX]\n", argv[0]);
 		return 2;
 	}
 	dev = argv[1];
@@ -360,7 +431,6 @@ int main(int argc, char **argv)
 		payload[i] = rand();
 	set_mgid(&mgid, GROUP);
 	set_mgid(&full_mgid, GROUP_FULL);
-	memcpy(group, mgid.raw + 12, 4);
 
 	snd = ud_end(buf);
 	m1 = ud_end(buf + DEPTH * SLOT);
@@ -369,8 +439,8 @@ int main(int argc, char **argv)
 		post_recv(&m1, i);
 		post_recv(&m2, i);
 	}
-	group_ah = make_ah(&mgid);
-	host_ah = make_ah(&gid);
+	group_ah = make_ah(&mgid, gid_index);
+	host_ah = make_ah(&gid, gid_index);
 
 	check(!ibv_attach_mcast(m1.qp, &mgid, 0) &&
 	      !ibv_attach_mcast(m2.qp, &mgid, 0) &&
@@ -394,8 +464,8 @@ int main(int argc, char **argv)
 		len = sizes[i] ? sizes[i] : mtu;
 		ok = send_to(&snd, group_ah, MCAST_QPN, QKEY, payload, len) ==
 		     IBV_WC_SUCCESS &&
-		     got(&m1, &snd, payload, len, group) &&
-		     got(&m2, &snd, payload, len, group);
+		     got(&m1, &snd, payload, len, &gid, &mgid) &&
+		     got(&m2, &snd, payload, len, &gid, &mgid);
 	}
 	check(ok, "datagrams of 1 byte to the path MTU reach both members whole");
 
@@ -408,8 +478,8 @@ int main(int argc, char **argv)
 		/* Then a good one: the first either member sees. */
 		ok = ok && send_to(&snd, group_ah, MCAST_QPN, QKEY, payload + 1,
 				   64) == IBV_WC_SUCCESS &&
-		     got(&m1, &snd, payload + 1, 64, group) &&
-		     got(&m2, &snd, payload + 1, 64, group);
+		     got(&m1, &snd, payload + 1, 64, &gid, &mgid) &&
+		     got(&m2, &snd, payload + 1, 64, &gid, &mgid);
 		check(ok, "another Q_Key reaches neither member (drop_access +2)");
 	}
 
@@ -426,16 +496,18 @@ int main(int argc, char **argv)
 	check(!ibv_detach_mcast(m2.qp, &mgid, 0), "the second member detaches");
 	ok = send_to(&snd, group_ah, MCAST_QPN, QKEY, payload + 2, 100) ==
 	     IBV_WC_SUCCESS &&
-	     got(&m1, &snd, payload + 2, 100, group) &&
+	     got(&m1, &snd, payload + 2, 100, &gid, &mgid) &&
 	     send_to(&snd, host_ah, m2.qp->qp_num, QKEY, payload + 3, 100) ==
 	     IBV_WC_SUCCESS &&
-	     got(&m2, &snd, payload + 3, 100, gid.raw + 12);
+	     got(&m2, &snd, payload + 3, 100, &gid, &gid);
 	check(ok, "a detached QP gets no more of the group's datagrams");
 	check(ibv_detach_mcast(m2.qp, &mgid, 0) == EINVAL,
 	      "detaching it again fails with EINVAL");
 	check(!ibv_detach_mcast(m1.qp, &mgid, 0) && !igmp_joined(GROUP),
 	      "the last detach leaves " GROUP);
 
+	if (argc == 4)
+		ipv6_group(&snd, &m1, &m2, atoi(argv[3]));
 	limits(dattr.max_mcast_qp_attach);
 
 	ibv_destroy_ah(group_ah);
