@@ -23,6 +23,17 @@ SUITE=/usr/share/doc/rdma-core/tests
 FLOOR=87
 # Tests allowed to fail or error, by name: none now.
 KNOWN=""
+# The debug kernel runs a sample, the tests of what issue 17 added (memory
+# windows, UD and UC QPs, ATOMIC WRITE, completion events and an extended
+# CQ over UD), where KASAN, lockdep and kmemleak watch paths of the user
+# rings the stock run only passes through: 20 tests, all passing, in 22 s
+# (the whole suite would take some 20 times its stock 17 s there).
+SAMPLE=()
+if ! stock_kernel; then
+	SAMPLE=(-k MWTest -k atomic_write -k bind_mw -k test_qp_ex_ud
+		-k _uc_ -k test_cq_events -k test_ud_traffic_cq_ex)
+	FLOOR=20
+fi
 
 [ -r "$SUITE/run_tests.py" ] || skip "no pyverbs test suite (Debian package python3-pyverbs)"
 python3 -c 'import pyverbs' 2>/dev/null || skip "no pyverbs module (python3-pyverbs)"
@@ -45,7 +56,8 @@ start=$SECONDS
 # The rdmacm tests find the device's netdev and address under
 # /sys/class/net, which only a namespace's own sysfs mount shows.
 in_ns_sys a timeout 600 env PYTHONPATH="$T" PYTHONDONTWRITEBYTECODE=1 \
-	python3 "$T/tests/run_tests.py" --dev uet0 --gid "$gid" -v >"$T/out" 2>&1
+	python3 "$T/tests/run_tests.py" --dev uet0 --gid "$gid" -v "${SAMPLE[@]}" \
+	>"$T/out" 2>&1
 rc=$?
 log "the suite took $((SECONDS - start)) s, exit $rc"
 [ "$rc" -ne 124 ] || fail "the suite did not end in 600 s"

@@ -25,11 +25,12 @@ cd "$top" || exit 1
 # at work side by side being verbs_faults' and verbs_netem's.) verbs_mw
 # (memory windows, their access errors) took 74 s there; verbs_access
 # (40 s) left for it, the remote access checks of a region and of a
-# window being one function (uet_rkey_get()). verbs_ud runs its tool
-# there (user UD rings rewritten under the engine), not the stock tools.
+# window being one function (uet_rkey_get()). verbs_ud runs its tools
+# there (user UD rings rewritten under the engine, multicast groups), not
+# the stock ones; verbs_pyverbs a sample of rdma-core's suite (42 s).
 debug_tests="kunit.sh qp_lifecycle.sh verbs_faults.sh verbs_forge.sh
 	verbs_kernel_ulp.sh verbs_misc.sh verbs_mw.sh verbs_ring_fuzz.sh verbs_netem.sh
-	verbs_rdmacm.sh verbs_ud.sh"
+	verbs_rdmacm.sh verbs_ud.sh verbs_pyverbs.sh"
 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
