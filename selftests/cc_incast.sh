@@ -9,7 +9,8 @@
 # shorter RTT would let dominate the delay NSCC measures.
 #
 # nscc: buffer 1 BDP, ECN from 0.2 to 0.8 BDP, trimming on (UET-CC's
-#       switch settings, UE 1.0 §3.6.17); the base RTT measured (auto),
+#       switch settings, UE 1.0 §3.6.17, as "uet tune" prints them for
+#       the port's rate and the base RTT); the base RTT measured (auto),
 #       linkspeed_mbps set to the port's rate: a sender sharing the port
 #       measures its share, not the line rate.
 # dcqcn: trimming off, the same ECN ramp, a buffer of 12 BDP, the tuning
@@ -36,7 +37,8 @@ log "$N senders, port at R = $RATE_MBIT Mbit/s, BDP $BDP bytes"
 
 cc_devs cc-param nscc.linkspeed_mbps $RATE_MBIT &&
 	cc_dcqcn_tuning $BASE_RTT_US || fail "cc parameters"
-NSCC_PORT="limit $BDP kmin $((BDP / 5)) kmax $((BDP * 4 / 5)) trim on"
+NSCC_PORT=$(cc_tuned_port nscc $BASE_RTT_US) || fail "uet tune"
+log "the port as uet tune sizes it for nscc: $NSCC_PORT"
 [ -z "$KEEP" ] || on_exit "cp -r $T $KEEP"
 [ -n "$ONLY" ] || step "none: 8 x 2 MiB verified" cc_run none none $NSCC_PORT
 step "nscc: 8 x 2 MiB verified" cc_run nscc nscc $NSCC_PORT

@@ -17,8 +17,9 @@
 # the emulated hosts' own milliseconds, a faster port in their CPU.
 # Cables have MTU 4204, the devices 4 KiB (lib_cc.sh).
 #
-# dcqcn on the recipe's settings; then nscc on the same fabric with the
-# buffer (and the ECN ramp) halved. KEEP=DIR keeps samples and reports.
+# dcqcn on the recipe's settings (the port as "uet tune" sizes it); then
+# nscc on the same fabric with the buffer (and the ECN ramp) halved.
+# KEEP=DIR keeps samples and reports.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib_cc.sh"
 
@@ -35,8 +36,10 @@ log "$N senders at R into one port at R = $RATE_MBIT Mbit/s, RTT $RTT_US us, R x
 cc_dcqcn_tuning $RTT_US &&
 	cc_devs cc-param nscc.linkspeed_mbps $RATE_MBIT cc-param nscc.trimming 0 ||
 	fail "cc parameters"
-step "dcqcn: $N x $BYTES verified" cc_run dcqcn dcqcn \
-	limit $((BDP * 5 / 2)) kmin $((RTT_US * 3 / 4))us kmax $((RTT_US * 3 / 2))us trim off
+DCQCN_PORT=$(cc_tuned_port dcqcn $RTT_US) || fail "uet tune"
+log "the port as uet tune sizes it for dcqcn: $DCQCN_PORT"
+# shellcheck disable=SC2086 # DCQCN_PORT: one word per option
+step "dcqcn: $N x $BYTES verified" cc_run dcqcn dcqcn $DCQCN_PORT
 step "nscc, buffer halved: $N x $BYTES verified" cc_run nscc nscc \
 	limit $((BDP * 5 / 4)) kmin $((RTT_US * 3 / 8))us kmax $((RTT_US * 3 / 4))us trim off
 step "dcqcn: no drop" test "$(cc_field dcqcn 6)" -eq 0

@@ -151,5 +151,15 @@ cc_run() {
 	log "$name: utilization $u, Jain $j, peak data queue $p bytes ($(python3 -c "print(round($p / $BDP, 2), 'BDP; all bands', round($pa / $BDP, 2))") BDP), trimmed $tr, dropped $d, ECN marked $m, retransmitted $x, port at $s of R while busy, busy $b of the time"
 }
 
+# cc_tuned_port CC RTT_US: the settings "uet tune" gives the port (rate
+# RATE_MBIT) for CC and the base RTT, as cc_run takes them (without rate).
+cc_tuned_port() {
+	"$UET" tune rate "${RATE_MBIT}mbit" rtt "$2us" cc "$1" |
+		sed -n 's/^qdisc rate [^ ]* //p' | grep . || {
+		echo "uet tune gave no port" >&2
+		return 1
+	}
+}
+
 # cc_field NAME COLUMN: one number of NAME's report.
 cc_field() { cut -d' ' -f"$2" "$T/$1.report"; }

@@ -6,7 +6,8 @@
 # message and change nothing; without CAP_NET_ADMIN nothing can be set
 # (devices, QPs, paths); a device, its QPs, paths and events are visible
 # only from its own network namespace; "uet qp show" follows an
-# ib_write_bw run (PSNs advance, bytes in flight); "uet monitor" reports
+# ib_write_bw run (PSNs advance, bytes in flight) and "uet tune" sizes a
+# port from the RTT its QPs measured; "uet monitor" reports
 # the QP error when the peer goes away; the uet tracepoints fire
 # during a lossy transfer, one uet_retransmit per counted retransmission.
 . "$(dirname "$0")/lib.sh"
@@ -261,6 +262,44 @@ sys.exit(not qps or any(q[\"dev\"] != \"uet1\" for q in qps))'"
 		in_ns b "$UET" qp set dev uet0 qpn "$QPN" lb $other
 	step "namespace b lists no path of uet0" bash -c \
 		"! in_ns b '$UET' path show | grep -q uet0"
+
+	# uet tune: a port sized by the rules of admin-guide/sizing.rst,
+	# from an RTT given or the least uet0's QPs measured; applied by tc.
+	step "uet tune: nscc's port for 40 Mbit/s and 21 ms is 1 BDP, ECN 20-80 %, trimming" \
+		bash -c "'$UET' tune rate 40mbit rtt 21ms | grep -qx 'qdisc rate 40mbit limit 105000 kmin 20% kmax 80% trim on'"
+	step "uet tune: dcqcn's is 2.5 RTT, ECN from 0.75 to 1.5 RTT, no trimming" \
+		bash -c "'$UET' -j tune rate 40mbit rtt 21000 cc dcqcn | grep -q '\"qdisc\":\"rate 40mbit limit 262500 kmin 15750us kmax 31500us pmax 100 trim off\"'"
+	step_fails "uet tune: a rate without a unit it knows is refused" \
+		"$UET" tune rate 40xbit rtt 21ms
+	step_fails "uet tune: an RTT over 10 s is refused" "$UET" tune rate 40mbit rtt 11s
+	step_fails "uet tune: rtt and dev together are refused" \
+		in_ns a "$UET" tune rate 40mbit rtt 21ms dev uet0
+	# tune_measured: uet tune's RTT is the least meas_rtt_ns of uet0's
+	# QPs, its BDP that RTT at 10 Gbit/s.
+	tune_measured() {
+		local tune qps
+		tune=$(in_ns a "$UET" -j tune rate 10gbit dev uet0) || return 1
+		qps=$(in_ns a "$UET" -j qp show dev uet0) || return 1
+		python3 -c 'import json, sys
+t, qps = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+rtts = [q["cc_stats"]["meas_rtt_ns"] for q in qps
+        if q.get("cc_stats", {}).get("meas_rtt_ns")]
+print("# rtt_ns", t["rtt_ns"], "bdp_bytes", t["bdp_bytes"], "of", len(rtts), "QPs")
+sys.exit(not (rtts and t["rtt_ns"] <= min(rtts) and
+              abs(t["bdp_bytes"] - 10e9 / 8 * t["rtt_ns"] / 1e9) <= 1))' "$tune" "$qps"
+	}
+	step "uet tune dev uet0: the least RTT uet0's QPs measured" tune_measured
+	sch_uet_load
+	step "a dummy port d0" ns_ip a link add d0 type dummy
+	tuned() {
+		in_ns a "$UET" tune rate 40mbit rtt 21ms apply d0 >/dev/null &&
+			in_ns a tc -j qdisc show dev d0 | python3 -c 'import json, sys
+q = json.load(sys.stdin)[0]
+sys.exit(not (q["kind"] == "uet" and q["options"]["limit"] == 105000))'
+	}
+	step "uet tune ... apply d0: tc set d0's qdisc as printed" tuned
+	step_fails "uet tune ... apply to a netdev that does not exist fails" \
+		in_ns a "$UET" tune rate 40mbit rtt 21ms apply nosuchdev
 fi
 
 # The peer goes away mid-transfer: a's QP exhausts its retries.

@@ -56,7 +56,7 @@ man_clean() {
 # tree ROOT: ROOT's files and directories, one a line.
 tree() { (cd "$1" && find . | LC_ALL=C sort); }
 
-man8=(uet uet-dev uet-qp uet-path uet-monitor tc-uet)
+man8=(uet uet-dev uet-qp uet-path uet-monitor uet-tune tc-uet)
 multiarch=$(gcc -print-multiarch)
 
 # 1. make install / uninstall. Something already there must stay.

@@ -16,7 +16,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: uet [ OPTIONS ] OBJECT { COMMAND | help }\n"
 		"       uet help\n"
-		"where  OBJECT := { dev | qp | path | monitor }\n"
+		"where  OBJECT := { dev | qp | path | monitor | tune }\n"
 		"       OPTIONS := { -j[son] | -p[retty] | -s[tatistics] | -d[etails] |\n"
 		"                    -h[elp] }\n");
 }
@@ -103,7 +103,7 @@ int main(int argc, char **argv)
 		"-json", "-pretty", "-statistics", "-help", "-details", NULL
 	};
 	static const char *const objects[] = {
-		"dev", "qp", "path", "monitor", "help", NULL
+		"dev", "qp", "path", "monitor", "tune", "help", NULL
 	};
 	struct uet u = { 0 };
 	bool pretty = false;
@@ -157,6 +157,9 @@ int main(int argc, char **argv)
 		ret = do_monitor(&u, argc - 1, argv + 1);
 		break;
 	case 4:
+		ret = do_tune(&u, argc - 1, argv + 1);
+		break;
+	case 5:
 		usage(stdout);
 		return 0;
 	default:

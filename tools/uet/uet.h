@@ -87,7 +87,7 @@ void print_text(const char *s);
 void print_list_item(void);
 void print_list_end(bool ok);
 
-/* dev.c, qp.c, path.c, monitor.c */
+/* dev.c, qp.c, path.c, monitor.c, tune.c */
 void dev_usage(FILE *f);
 void dev_parse(const struct nlmsghdr *nlh, const struct nlattr **tb);
 int do_dev(struct uet *u, int argc, char **argv);
@@ -99,5 +99,7 @@ void path_usage(FILE *f);
 int do_path(struct uet *u, int argc, char **argv);
 void monitor_usage(FILE *f);
 int do_monitor(struct uet *u, int argc, char **argv);
+void tune_usage(FILE *f);
+int do_tune(struct uet *u, int argc, char **argv);
 
 #endif

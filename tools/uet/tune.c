@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uet tune: a switch port's sch_uet settings from the port's rate and the
+ * fabric's base RTT, by the rules of Documentation/uet/admin-guide/
+ * sizing.rst, for the congestion control the devices run. The RTT is given,
+ * or the least one the RC QPs of a device measured (their meas_rtt_ns, net
+ * of the receivers' ACK delay). "apply" hands the settings to tc.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <linux/genetlink.h>
+#include <linux/uet.h>
+
+#include "uet.h"
+
+void tune_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: uet [ -j ] tune rate RATE { rtt TIME | dev DEV }\n"
+		"                [ cc { nscc | dcqcn } ] [ apply NETDEV ]\n"
+		"       uet tune help\n"
+		"where  RATE := NUMBER[ bit | kbit | mbit | gbit ], the port's rate\n"
+		"       TIME := NUMBER[ us | ms | s ], the base RTT (bare: us)\n"
+		"dev DEV takes the least RTT its RC QPs measured; cc is nscc unless\n"
+		"given; apply sets the port's qdisc on NETDEV with tc.\n");
+}
+
+/* The port and what it is tuned for. */
+struct tune {
+	uint64_t rate_bps;
+	uint64_t rtt_ns;
+	bool dcqcn;
+};
+
+/* NUMBER (decimals allowed) and a unit from units, scaled by its factor
+ * (units[0] is the bare number's); false if malformed or out of range.
+ */
+static bool parse_scaled(const char *s, const char *const *units,
+			 const double *scale, double max, double *val)
+{
+	char *end;
+	double v;
+	int u;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || !isfinite(v))
+		return false;
+	u = *end ? lookup(end, units) : 0;
+	if (u < 0 || (*end && strcmp(end, units[u])))
+		return false;
+	v *= scale[u];
+	if (v < 1 || v > max)
+		return false;
+	*val = v;
+	return true;
+}
+
+static bool parse_rate(const char *s, uint64_t *bps)
+{
+	static const char *const units[] = {
+		"bit", "kbit", "mbit", "gbit", "tbit", NULL
+	};
+	static const double scale[] = { 1, 1e3, 1e6, 1e9, 1e12 };
+	double v;
+
+	if (!parse_scaled(s, units, scale, 1e13, &v))
+		return false;
+	*bps = llround(v);
+	return true;
+}
+
+static bool parse_rtt(const char *s, uint64_t *ns)
+{
+	static const char *const units[] = { "us", "ms", "s", NULL };
+	static const double scale[] = { 1e3, 1e6, 1e9 };
+	double v;
+
+	/* Up to 10 s: an RTT, not a timeout. */
+	if (!parse_scaled(s, units, scale, 1e10, &v))
+		return false;
+	*ns = llround(v);
+	return true;
+}
+
+/* The least meas_rtt_ns of the QPs in a dump; 0 while none has one. */
+static int tune_qp_cb(const struct nlmsghdr *nlh, void *data)
+{
+	static const enum mnl_attr_data_type types[UET_A_STAT_MAX + 1] = {
+		[UET_A_STAT_NAME] = MNL_TYPE_NUL_STRING,
+		[UET_A_STAT_VALUE] = MNL_TYPE_U64,
+	};
+	const struct nlattr *tb[UET_A_STAT_MAX + 1];
+	uint64_t *min = data, v;
+	const struct nlattr *a;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		if (mnl_attr_get_type(a) != UET_A_QP_CC_STAT ||
+		    mnl_attr_validate(a, MNL_TYPE_NESTED) < 0)
+			continue;
+		nl_parse_nested(a, types, UET_A_STAT_MAX, tb);
+		if (!tb[UET_A_STAT_NAME] || !tb[UET_A_STAT_VALUE] ||
+		    strcmp(mnl_attr_get_str(tb[UET_A_STAT_NAME]), "meas_rtt_ns"))
+			continue;
+		v = mnl_attr_get_u64(tb[UET_A_STAT_VALUE]);
+		if (v && (!*min || v < *min))
+			*min = v;
+	}
+	return MNL_CB_OK;
+}
+
+static int tune_measured_rtt(struct uet *u, const char *dev, uint64_t *ns)
+{
+	struct nlmsghdr *nlh;
+
+	*ns = 0;
+	if (nl_open(u))
+		return 1;
+	nlh = nl_msg(u, UET_CMD_QP_GET, NLM_F_DUMP);
+	if (!nl_put_strz(nlh, UET_A_QP_DEV_NAME, dev) ||
+	    nl_request(u, nlh, tune_qp_cb, ns))
+		return 1;
+	if (!*ns) {
+		fprintf(stderr,
+			"uet: no RC QP of %s has measured an RTT; move some data across the idle fabric first, or give rtt\n",
+			dev);
+		return 1;
+	}
+	return 0;
+}
+
+/* A rate as tc writes it, in the largest unit it is whole in. */
+static void tune_rate(uint64_t bps, char *buf, size_t len)
+{
+	if (!(bps % 1000000))
+		snprintf(buf, len, "%llumbit", (unsigned long long)(bps / 1000000));
+	else if (!(bps % 1000))
+		snprintf(buf, len, "%llukbit", (unsigned long long)(bps / 1000));
+	else
+		snprintf(buf, len, "%llubit", (unsigned long long)bps);
+}
+
+static double tune_bdp(const struct tune *t)
+{
+	return (double)t->rate_bps / 8 * t->rtt_ns / 1e9;
+}
+
+/*
+ * A port holds two packets at least, whatever the rule gives: uet's largest,
+ * 4 KiB of payload behind its worst-case headers (wire-format.rst, "Header
+ * budget and path MTU"). Below that a queue of one would drop.
+ */
+#define TUNE_MIN_LIMIT	(2 * (4096 + 108))
+
+/* The tc words after "root uet", as tc takes them. */
+static void tune_qdisc(const struct tune *t, char *buf, size_t len)
+{
+	double bdp = tune_bdp(t);
+	uint64_t us = (t->rtt_ns + 500) / 1000;
+	char rate[32];
+
+	tune_rate(t->rate_bps, rate, sizeof(rate));
+
+	if (t->dcqcn)
+		/*
+		 * DCQCN over long distances, lossless: 2.5 RTT of traffic
+		 * buffered, the marking ramp from 0.75 to 1.5 RTT of queueing
+		 * delay, marking certain at its top; no trimming, which
+		 * DCQCN has no answer for (sizing.rst, sch_uet.rst).
+		 */
+		snprintf(buf, len,
+			 "rate %s limit %llu kmin %lluus kmax %lluus pmax 100 trim off",
+			 rate, (unsigned long long)fmax(llround(2.5 * bdp),
+							TUNE_MIN_LIMIT),
+			 (unsigned long long)(us * 3 / 4),
+			 (unsigned long long)(us * 3 / 2));
+	else
+		/*
+		 * UE 1.0 section 3.6.17's switch settings for UET-CC: one
+		 * BDP of buffer, ECN marking from 20 % to 80 % of it,
+		 * packets trimmed, not dropped, when it is full.
+		 */
+		snprintf(buf, len,
+			 "rate %s limit %llu kmin 20%% kmax 80%% trim on", rate,
+			 (unsigned long long)fmax(llround(bdp), TUNE_MIN_LIMIT));
+}
+
+/* tc qdisc replace dev NETDEV root uet WORDS...: tc's exit status. */
+static int tune_apply(const char *netdev, char *words)
+{
+	char *argv[32] = { "tc", "qdisc", "replace", "dev", (char *)netdev,
+			   "root", "uet" };
+	int argc = 7, status;
+	char *w, *save;
+	pid_t pid;
+
+	for (w = strtok_r(words, " ", &save); w && argc < 31;
+	     w = strtok_r(NULL, " ", &save))
+		argv[argc++] = w;
+	argv[argc] = NULL;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		perror("uet: fork");
+		return 1;
+	}
+	if (!pid) {
+		execvp("tc", argv);
+		perror("uet: tc");
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0) {
+		perror("uet: waitpid");
+		return 1;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "uet: tc could not set the qdisc of %s\n", netdev);
+		return 1;
+	}
+	return 0;
+}
+
+int do_tune(struct uet *u, int argc, char **argv)
+{
+	static const char *const keys[] = {
+		"rate", "rtt", "dev", "cc", "apply", NULL
+	};
+	static const char *const ccs[] = { "nscc", "dcqcn", NULL };
+	const char *dev = NULL, *netdev = NULL;
+	struct tune t = { 0 };
+	char words[256], rate[32];
+	int k, c;
+
+	if (argc && !strcmp(argv[0], "help")) {
+		tune_usage(stdout);
+		return 0;
+	}
+	for (; argc; argc -= 2, argv += 2) {
+		k = arg_key(argc, argv, keys, tune_usage);
+		if (k < 0)
+			return 1;
+		switch (k) {
+		case 0:
+			if (!parse_rate(argv[1], &t.rate_bps)) {
+				fprintf(stderr, "uet: rate: \"%s\" is no rate (e.g. 40mbit)\n",
+					argv[1]);
+				return 1;
+			}
+			break;
+		case 1:
+			if (!parse_rtt(argv[1], &t.rtt_ns)) {
+				fprintf(stderr, "uet: rtt: \"%s\" is no time up to 10 s (e.g. 21ms)\n",
+					argv[1]);
+				return 1;
+			}
+			break;
+		case 2:
+			dev = argv[1];
+			break;
+		case 3:
+			c = lookup(argv[1], ccs);
+			if (c < 0) {
+				fprintf(stderr, "uet: cc is nscc or dcqcn, not \"%s\"\n",
+					argv[1]);
+				return 1;
+			}
+			t.dcqcn = c == 1;
+			break;
+		case 4:
+			netdev = argv[1];
+			break;
+		}
+	}
+	if (!t.rate_bps || !t.rtt_ns == !dev) {
+		fprintf(stderr, "uet: tune needs rate, and rtt or dev (one of them)\n");
+		tune_usage(stderr);
+		return 1;
+	}
+	if (dev && tune_measured_rtt(u, dev, &t.rtt_ns))
+		return 1;
+
+	tune_qdisc(&t, words, sizeof(words));
+	tune_rate(t.rate_bps, rate, sizeof(rate));
+	print_obj_open(NULL);
+	print_u64("rate_bps", NULL, t.rate_bps);
+	print_str(NULL, "rate %s", rate);
+	print_u64("rtt_ns", NULL, t.rtt_ns);
+	print_u64(NULL, " rtt_us %llu", (t.rtt_ns + 500) / 1000);
+	print_u64("bdp_bytes", " bdp %llu", llround(tune_bdp(&t)));
+	print_str("cc", " cc %s", t.dcqcn ? "dcqcn" : "nscc");
+	print_str("qdisc", "\nqdisc %s\n", words);
+	print_obj_close();
+	return netdev ? tune_apply(netdev, words) : 0;
+}
