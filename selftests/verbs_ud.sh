@@ -4,14 +4,14 @@
 # User UD QPs through the stock rxe provider: tools/testing/verbs_ud on
 # uet0 (datagrams to itself through IP: every byte and the GRH area
 # compared, completion fields, Q_Key drops, send errors and SQE, WQEs
-# rewritten in the ring), then between namespaces ibv_ud_pingpong with its
-# buffer check and perftest's ib_send_bw over UD (-c UD) at a 1024-byte
-# path MTU (netdev MTU 1500) and a 4096-byte one (9000), ib_send_lat at
-# the first, and ibv_ud_pingpong over IPv6 GIDs (the stock kernel; the
-# debug kernel runs verbs_ud only). uet0 in a is the client, uet1 in b the
-# server. The devices must have counted the datagrams each way, and no
-# packet dropped as malformed, for want of a receive WQE or of room in a
-# QP's backlog.
+# rewritten in the ring, two QPs on one SRQ), then between namespaces
+# ibv_ud_pingpong with its buffer check and perftest's ib_send_bw over
+# UD (-c UD) at a 1024-byte path MTU (netdev MTU 1500) and a 4096-byte
+# one (9000), ib_send_lat at the first, and ibv_ud_pingpong over IPv6
+# GIDs (the stock kernel; the debug kernel runs verbs_ud only). uet0 in
+# a is the client, uet1 in b the server. The devices must have counted
+# the datagrams each way, and no packet dropped as malformed, for want
+# of a receive WQE or of room in a QP's backlog.
 . "$(dirname "$0")/lib.sh"
 
 TOOL=$UET_TESTING_BIN/verbs_ud
@@ -30,7 +30,7 @@ verbs_ud() {
 	printf '%s\n' "$out" | sed 's/^/# /'
 	return "$rc"
 }
-step "user UD QPs of uet0: data, GRH, completions, errors, rewritten rings" verbs_ud
+step "user UD QPs of uet0: data, GRH, completions, errors, rewritten rings, SRQ" verbs_ud
 # The debug kernel takes 20-30 s to start a pair of programs: its KASAN
 # has seen the rings rewritten under the engine; the stock tools over UD
 # run on stock.
