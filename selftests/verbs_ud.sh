@@ -4,15 +4,15 @@
 # User UD QPs through the stock rxe provider: tools/testing/verbs_ud on
 # uet0 (datagrams to itself through IP: every byte and the GRH area
 # compared, completion fields, Q_Key drops, send errors and SQE, WQEs
-# rewritten in the ring), then between namespaces ibv_ud_pingpong with its
-# buffer check and perftest's ib_send_bw over UD (-c UD) at a 1024-byte
-# path MTU (netdev MTU 1500) and a 4096-byte one (9000), ib_send_lat at
-# the first, and ibv_ud_pingpong over IPv6 GIDs (the stock kernel; the
-# debug kernel runs verbs_ud only). tools/testing/verbs_mcast attaches
-# QPs of uet0 to multicast groups (both kernels). uet0 in a is the client,
-# uet1 in b the server. The devices must have counted the datagrams each way, and no
-# packet dropped as malformed, for want of a receive WQE or of room in a
-# QP's backlog.
+# rewritten in the ring, two QPs on one SRQ), then between namespaces
+# ibv_ud_pingpong with its buffer check and perftest's ib_send_bw over
+# UD (-c UD) at a 1024-byte path MTU (netdev MTU 1500) and a 4096-byte
+# one (9000), ib_send_lat at the first, and ibv_ud_pingpong over IPv6
+# GIDs (the stock kernel; the debug kernel runs the tools only).
+# tools/testing/verbs_mcast attaches QPs of uet0 to multicast groups. uet0
+# in a is the client, uet1 in b the server. The devices must have counted
+# the datagrams each way, and no packet dropped as malformed, for want
+# of a receive WQE or of room in a QP's backlog.
 . "$(dirname "$0")/lib.sh"
 
 TOOL=$UET_TESTING_BIN/verbs_ud
@@ -33,7 +33,7 @@ run_tool() {
 	printf '%s\n' "$out" | sed 's/^/# /'
 	return "$rc"
 }
-step "user UD QPs of uet0: data, GRH, completions, errors, rewritten rings" \
+step "user UD QPs of uet0: data, GRH, completions, errors, rewritten rings, SRQ" \
 	run_tool "$TOOL"
 step "uet0 has the GID of fd00::1" wait_for 5 ibdev_gid_index uet0 fd00::1
 step "multicast groups of uet0, IPv4 and IPv6: attach, datagrams to both members, detach, limits" \

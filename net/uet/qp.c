@@ -367,7 +367,10 @@ static enum hrtimer_restart uet_qp_reo_timer(struct hrtimer *t)
 	return HRTIMER_NORESTART;
 }
 
-static int uet_qp_check_cap(struct uet_dev *udev, struct ib_qp_init_attr *init)
+/* The capabilities asked of a new QP of any type; with an SRQ it has no
+ * RQ, and says so as rdma_rxe does.
+ */
+int uet_qp_check_cap(struct ib_qp_init_attr *init)
 {
 	struct ib_qp_cap *cap = &init->cap;
 
@@ -401,7 +404,7 @@ int uet_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		return -EOPNOTSUPP;
 	if (init->create_flags)
 		return -EOPNOTSUPP;
-	err = uet_qp_check_cap(udev, init);
+	err = uet_qp_check_cap(init);
 	if (err)
 		return err;
 	if (udata) {

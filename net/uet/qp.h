@@ -197,6 +197,7 @@ int uet_sge_from_wr(struct rxe_dma_info *dma, const struct ib_sge *sg,
 		    int num_sge, bool copy, u32 max_inline);
 
 /* qp.c */
+int uet_qp_check_cap(struct ib_qp_init_attr *init);
 u64 uet_qp_rnr_ns(u8 timer);
 enum ib_qp_state uet_qp_state(struct uet_qp *qp);
 bool uet_qp_pass_open(struct uet_qp *qp, enum ib_qp_state state);

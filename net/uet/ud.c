@@ -17,7 +17,11 @@
  * (qp->ud_swqe, qp->ud_rwqe), and judges only the copy: a user can rewrite
  * a slot at any time. Nothing a WQE says is taken as given: the length of
  * a send is its SGEs' (rdma_rxe trusts the ring's dma.length), every count
- * is bounded by the QP's capabilities.
+ * is bounded by the QP's capabilities, or the SRQ's.
+ *
+ * A UD QP may take its receive WQEs from an SRQ, as IBA allows, shared
+ * with other QPs of any type: then it has no RQ ring, and uet_srq_take()
+ * hands it one WQE at a time under the SRQ's lock.
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -68,6 +72,38 @@ static void uet_ud_addrs_to_av(const struct uet_addrs *addrs, struct rxe_av *av)
 	}
 }
 
+/* Bytes of qp->ud_rwqe: a slot of the RQ ring, or a WQE of the SRQ. */
+static size_t uet_ud_rwqe_size(const struct uet_qp *qp)
+{
+	if (qp->srq)
+		return sizeof(struct rxe_recv_wqe) +
+		       qp->srq->max_sge * sizeof(struct rxe_sge);
+	return 1U << qp->rq.log2_elem_size;
+}
+
+/* The oldest receive WQE copied into qp->ud_rwqe: taken off the SRQ, or
+ * left in the RQ ring until uet_ud_rwqe_done(). -ENOENT if none is
+ * posted; -EINVAL if it has more SGEs than the queue allows, its wr_id
+ * valid.
+ */
+static int uet_ud_rwqe_get(struct uet_qp *qp)
+{
+	struct rxe_recv_wqe *wqe = qp->ud_rwqe;
+
+	if (qp->srq)
+		return uet_srq_take(qp->srq, wqe, uet_ud_rwqe_size(qp));
+	if (!uet_queue_count(&qp->rq))
+		return -ENOENT;
+	memcpy(wqe, uet_queue_consumer_addr(&qp->rq), uet_ud_rwqe_size(qp));
+	return wqe->dma.num_sge > qp->cap.max_recv_sge ? -EINVAL : 0;
+}
+
+static void uet_ud_rwqe_done(struct uet_qp *qp)
+{
+	if (!qp->srq)
+		uet_queue_advance_consumer(&qp->rq);
+}
+
 /* Consumes skb. Returns false if the QP went to the error state. */
 static bool uet_ud_recv_one(struct uet_qp *qp, struct sk_buff *skb)
 {
@@ -86,31 +122,44 @@ static bool uet_ud_recv_one(struct uet_qp *qp, struct sk_buff *skb)
 	u32 num_sge, len = skb->len;
 	int err;
 
-	if (!uet_queue_count(&qp->rq)) {
+	err = uet_ud_rwqe_get(qp);
+	if (err == -ENOENT) {
 		uet_inc(qp->udev, UET_CNT_DROP_BACKLOG);
 		kfree_skb(skb);
 		return true;
 	}
-	memcpy(wqe, uet_queue_consumer_addr(&qp->rq), 1U << qp->rq.log2_elem_size);
-	num_sge = wqe->dma.num_sge;
-	/* More SGEs than the slot holds: a malformed WQE, a local QP
+	/* More SGEs than its queue allows: a malformed WQE, a local QP
 	 * operation error, which on the receive side ends the QP (IBA).
 	 */
-	if (num_sge > qp->cap.max_recv_sge) {
+	if (err) {
 		wc.wr_id = wqe->wr_id;
 		wc.status = IB_WC_LOC_QP_OP_ERR;
 		wc.wc_flags = 0;
 		wc.src_qp = 0;
-		uet_queue_advance_consumer(&qp->rq);
+		uet_ud_rwqe_done(qp);
 		uet_cq_post(qp->rcq, &wc, false);
 		kfree_skb(skb);
 		uet_qp_error(qp);
 		return false;
 	}
-	/* IBA class D error: the datagram is dropped, the WQE waits for the next. */
+	num_sge = wqe->dma.num_sge;
 	if (UET_UD_GRH_LEN + len > uet_sge_total(wqe->dma.sge, num_sge)) {
 		uet_inc(qp->udev, UET_CNT_DROP_ACCESS);
 		kfree_skb(skb);
+		/* IBA class D error: the datagram is dropped, the WQE waits
+		 * for the next.
+		 */
+		if (!qp->srq)
+			return true;
+		/* Class E: the SRQ gave the WQE up, and may not have it back
+		 * (another QP may have taken the ones after it): it completes
+		 * in error, the QP goes on.
+		 */
+		wc.wr_id = wqe->wr_id;
+		wc.status = IB_WC_LOC_LEN_ERR;
+		wc.wc_flags = 0;
+		wc.src_qp = 0;
+		uet_cq_post(qp->rcq, &wc, false);
 		return true;
 	}
 
@@ -135,7 +184,7 @@ static bool uet_ud_recv_one(struct uet_qp *qp, struct sk_buff *skb)
 		wc.wc_flags |= IB_WC_WITH_IMM;
 		wc.ex.imm_data = cpu_to_be32(cb->imm);
 	}
-	uet_queue_advance_consumer(&qp->rq);
+	uet_ud_rwqe_done(qp);
 	uet_cq_post(qp->rcq, &wc, cb->flags & UET_UUD_F_SOLICITED);
 	if (err) {
 		kfree_skb(skb);
@@ -304,6 +353,9 @@ static void uet_ud_flush(struct uet_qp *qp)
 		uet_queue_advance_consumer(&qp->sq);
 		uet_cq_post(qp->scq, &wc, false);
 	}
+	/* An SRQ's WQEs are the SRQ's, for its other QPs. */
+	if (qp->srq)
+		return;
 	wc.opcode = IB_WC_RECV;
 	while (uet_queue_count(&qp->rq)) {
 		wc.wr_id = ((struct rxe_recv_wqe *)
@@ -490,7 +542,8 @@ int uet_ud_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	u32 qpn;
 	int err;
 
-	if (init->create_flags || init->srq)
+	/* QP1 receives what ib_mad posts to it, on its own RQ. */
+	if (init->create_flags || (init->srq && init->qp_type == IB_QPT_GSI))
 		return -EOPNOTSUPP;
 	if (init->qp_type == IB_QPT_GSI && init->port_num != UET_PORT)
 		return -EINVAL;
@@ -502,11 +555,9 @@ int uet_ud_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		uresp = udata->outbuf;
 		qp->is_user = true;
 	}
-	if (cap->max_send_wr < 1 || cap->max_send_wr > UET_MAX_QP_WR ||
-	    cap->max_recv_wr < 1 || cap->max_recv_wr > UET_MAX_QP_WR ||
-	    cap->max_send_sge > UET_MAX_SGE || cap->max_recv_sge > UET_MAX_SGE ||
-	    cap->max_inline_data > UET_MAX_INLINE)
-		return -EINVAL;
+	err = uet_qp_check_cap(init);
+	if (err)
+		return err;
 
 	qp->udev = udev;
 	refcount_set(&qp->ref, 1);
@@ -518,6 +569,10 @@ int uet_ud_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->state = IB_QPS_RESET;
 	qp->scq = to_ucq(init->send_cq);
 	qp->rcq = to_ucq(init->recv_cq);
+	/* ib_core holds the SRQ for us: it refuses to destroy it while a
+	 * QP uses it (srq->usecnt).
+	 */
+	qp->srq = init->srq ? to_usrq(init->srq) : NULL;
 	qp->sq_sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
 	uet_engine_init(&qp->eng, uet_ud_pass, NULL);
 	skb_queue_head_init(&qp->rxq);
@@ -533,26 +588,32 @@ int uet_ud_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	if (err)
 		return err;
 	cap->max_send_wr = n;
-	n = cap->max_recv_wr;
-	err = uet_queue_init(&qp->rq, &n, sizeof(struct rxe_recv_wqe) +
-			     cap->max_recv_sge * sizeof(struct rxe_sge),
-			     UET_QUEUE_FROM_CLIENT);
-	if (err)
-		goto err_sq;
-	cap->max_recv_wr = n;
+	if (!qp->srq) {
+		n = cap->max_recv_wr;
+		err = uet_queue_init(&qp->rq, &n, sizeof(struct rxe_recv_wqe) +
+				     cap->max_recv_sge * sizeof(struct rxe_sge),
+				     UET_QUEUE_FROM_CLIENT);
+		if (err)
+			goto err_sq;
+		cap->max_recv_wr = n;
+	}
 	qp->cap = *cap;
 
 	qp->ud_swqe = kmalloc(1U << qp->sq.log2_elem_size, GFP_KERNEL_ACCOUNT);
-	qp->ud_rwqe = kmalloc(1U << qp->rq.log2_elem_size, GFP_KERNEL_ACCOUNT);
+	qp->ud_rwqe = kmalloc(uet_ud_rwqe_size(qp), GFP_KERNEL_ACCOUNT);
 	if (!qp->ud_swqe || !qp->ud_rwqe) {
 		err = -ENOMEM;
 		goto err_copies;
 	}
 	if (uresp) {
-		err = uet_queue_mmap_out(udev, &qp->rq, udata, &uresp->rq_mi);
-		if (!err)
-			err = uet_queue_mmap_out(udev, &qp->sq, udata,
-						 &uresp->sq_mi);
+		/* librxe maps no RQ for a QP with an SRQ. */
+		if (!qp->srq) {
+			err = uet_queue_mmap_out(udev, &qp->rq, udata,
+						 &uresp->rq_mi);
+			if (err)
+				goto err_copies;
+		}
+		err = uet_queue_mmap_out(udev, &qp->sq, udata, &uresp->sq_mi);
 		if (err)
 			goto err_copies;
 	}
@@ -582,7 +643,8 @@ int uet_ud_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 err_copies:
 	kfree(qp->ud_rwqe);
 	kfree(qp->ud_swqe);
-	uet_queue_cleanup(&qp->rq);
+	if (!qp->srq)
+		uet_queue_cleanup(&qp->rq);
 err_sq:
 	uet_queue_cleanup(&qp->sq);
 	return err;
@@ -627,7 +689,8 @@ int uet_ud_modify_qp(struct uet_qp *qp, struct ib_qp_attr *attr, int mask)
 	if (new == IB_QPS_RESET) {
 		skb_queue_purge(&qp->rxq);
 		uet_queue_discard(&qp->sq);
-		uet_queue_discard(&qp->rq);
+		if (!qp->srq)
+			uet_queue_discard(&qp->rq);
 		mutex_unlock(&qp->ctl_lock);
 		return 0;
 	}
@@ -672,6 +735,7 @@ void uet_ud_query_qp(struct uet_qp *qp, struct ib_qp_attr *attr,
 	memset(init, 0, sizeof(*init));
 	init->send_cq = qp->ibqp.send_cq;
 	init->recv_cq = qp->ibqp.recv_cq;
+	init->srq = qp->ibqp.srq;
 	init->cap = qp->cap;
 	init->qp_type = qp->ibqp.qp_type;
 	init->sq_sig_type = qp->sq_sig_all ? IB_SIGNAL_ALL_WR : IB_SIGNAL_REQ_WR;
@@ -689,7 +753,8 @@ void uet_ud_destroy_qp(struct uet_qp *qp)
 
 	uet_engine_stop(&qp->eng);
 	skb_queue_purge(&qp->rxq);
-	uet_queue_cleanup(&qp->rq);
+	if (!qp->srq)
+		uet_queue_cleanup(&qp->rq);
 	uet_queue_cleanup(&qp->sq);
 	kfree(qp->ud_rwqe);
 	kfree(qp->ud_swqe);

@@ -26,7 +26,17 @@
  *   network type or with a source address that is not the device's; a
  *   receive WQE rewritten to too many SGEs fails and moves its QP to ERR;
  * - a send posted before RTS fails (EINVAL, as on rdma_rxe) and is not
- *   sent later.
+ *   sent later;
+ * - two UD QPs on one SRQ: no RQ of their own (max_recv_wr and
+ *   max_recv_sge 0, ibv_post_recv fails), the SRQ not destroyed while they
+ *   use it; datagrams from two senders to either QP take the SRQ's WQEs in
+ *   order, every byte and the GRH area compared, src_qp the sender's, one
+ *   WQE of more SGEs than the QPs' own RQs could hold; an empty SRQ drops
+ *   the datagram (counted in drop_backlog); a WQE too small completes with
+ *   IBV_WC_LOC_LEN_ERR and the QP goes on; the limit event
+ *   (IBV_EVENT_SRQ_LIMIT_REACHED) comes once the SRQ holds fewer WQEs than
+ *   the limit, not before, and disarms it; a QP of the SRQ moved to ERR
+ *   flushes none of the SRQ's WQEs, the other QP takes them.
  * Exits 1 if a check failed.
  */
 #include <arpa/inet.h>
@@ -117,12 +127,14 @@ static void bring_up(struct ibv_qp *qp, bool rts)
 		die("ibv_modify_qp of a UD QP");
 }
 
-static struct end ud_end(void)
+/* A UD QP in RTS on a CQ of its own, receiving from srq if not NULL. */
+static struct end ud_end_srq(struct ibv_srq *srq)
 {
 	struct ibv_qp_init_attr init = {
 		.cap = { .max_send_wr = DEPTH, .max_recv_wr = DEPTH,
 			 .max_send_sge = MAX_SGE, .max_recv_sge = MAX_SGE,
 			 .max_inline_data = MAX_INLINE },
+		.srq = srq,
 		.qp_type = IBV_QPT_UD,
 		.sq_sig_all = 1,
 	};
@@ -138,6 +150,11 @@ static struct end ud_end(void)
 		die("ibv_create_qp of a UD QP");
 	bring_up(e.qp, true);
 	return e;
+}
+
+static struct end ud_end(void)
+{
+	return ud_end_srq(NULL);
 }
 
 static enum ibv_qp_state qp_state(struct ibv_qp *qp)
@@ -631,6 +648,225 @@ static void check_tampered_recv(struct end *a)
 		die("destroy");
 }
 
+/* UD QPs on an SRQ: its WQEs have one SGE more than the QPs' RQs may, and
+ * each receives into a slot of its own in the second half of buf.
+ */
+#define SRQ_DEPTH	16
+#define SRQ_SGE		(MAX_SGE + 1)
+#define SLOT		2048
+
+static uint8_t *slot(int k)
+{
+	return buf + BUF / 2 + k * SLOT;
+}
+
+static void srq_post(struct ibv_srq *srq, uint64_t id, struct ibv_sge *sge, int n)
+{
+	struct ibv_recv_wr wr = { .wr_id = id, .sg_list = sge, .num_sge = n }, *bad;
+
+	if (ibv_post_srq_recv(srq, &wr, &bad))
+		die("ibv_post_srq_recv");
+}
+
+/* A WQE of len bytes, GRH area included, at slot k, posted to srq as id. */
+static void srq_post_slot(struct ibv_srq *srq, uint64_t id, int k, uint32_t len)
+{
+	struct ibv_sge rs = sge_at(BUF / 2 + k * SLOT, len);
+
+	memset(slot(k), 0xee, len);
+	srq_post(srq, id, &rs, 1);
+}
+
+/* s sends len bytes with an immediate to r; the SRQ's WQE id, at slot k,
+ * takes them.
+ */
+static bool srq_send(struct end *s, struct end *r, uint64_t id, int k,
+		     uint32_t len)
+{
+	uint64_t sid = next_id++;
+	uint32_t imm = rand();
+	struct ibv_sge ss = sge_at(0, len);
+
+	fill(0, len);
+	post_send(s, sid, &ss, 1, IBV_WR_SEND_WITH_IMM, 0, imm, r->qp->qp_num, QKEY);
+	return send_done(s, sid, IBV_WC_SUCCESS) &&
+	       recv_done(r, s, id, slot(k), len, true, imm, slot(k) + GRH, buf);
+}
+
+/* No completion on cq for a second: a flush would have come by then. */
+static bool cq_quiet(struct ibv_cq *cq)
+{
+	double end = now_s() + 1;
+	struct ibv_wc wc;
+	int n;
+
+	do {
+		n = ibv_poll_cq(cq, 1, &wc);
+		if (n < 0)
+			die("ibv_poll_cq");
+		if (n) {
+			printf("# completion %#llx, status %s\n",
+			       (unsigned long long)wc.wr_id, ibv_wc_status_str(wc.status));
+			return false;
+		}
+		nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
+	} while (now_s() < end);
+	return true;
+}
+
+/* The limit event of srq arrives within wait seconds; other events are
+ * shown and acknowledged (ibv_destroy_* waits for the acknowledgement).
+ */
+static bool srq_limit_event(struct ibv_srq *srq, double wait)
+{
+	double end = now_s() + wait;
+	struct ibv_async_event ev;
+	bool hit;
+
+	do {
+		while (!ibv_get_async_event(ctx, &ev)) {
+			hit = ev.event_type == IBV_EVENT_SRQ_LIMIT_REACHED &&
+			      ev.element.srq == srq;
+			if (!hit)
+				printf("# async event: %s\n",
+				       ibv_event_type_str(ev.event_type));
+			ibv_ack_async_event(&ev);
+			if (hit)
+				return true;
+		}
+		nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
+	} while (now_s() < end);
+	return false;
+}
+
+/* QPs x and y share an SRQ; a and b, on RQs of their own, send to them. */
+static void check_srq(struct end *a, struct end *b)
+{
+	struct ibv_srq_init_attr sa = {
+		.attr = { .max_wr = SRQ_DEPTH, .max_sge = SRQ_SGE },
+	};
+	struct ibv_srq_attr lim = { .srq_limit = 2 };
+	struct ibv_qp_attr qattr = { .qp_state = IBV_QPS_ERR };
+	struct ibv_qp_init_attr qinit;
+	uint64_t id[8], sid = next_id++;
+	struct ibv_recv_wr rwr = { .wr_id = next_id++ }, *bad;
+	struct ibv_sge ss = sge_at(0, 500), rs[SRQ_SGE];
+	uint8_t got[500];
+	struct ibv_srq *srq;
+	struct ibv_wc wc;
+	struct end x, y;
+	long long before;
+	bool ok;
+	int i;
+
+	srq = ibv_create_srq(pd, &sa);
+	if (!srq)
+		die("ibv_create_srq");
+	x = ud_end_srq(srq);
+	y = ud_end_srq(srq);
+	vu_async_nonblock(ctx);
+
+	/* librxe refuses the post itself: it mapped no RQ for these QPs. */
+	if (ibv_query_qp(x.qp, &qattr, IBV_QP_CAP, &qinit))
+		die("ibv_query_qp");
+	ok = qattr.cap.max_recv_wr == 0 && qattr.cap.max_recv_sge == 0;
+	if (!ok)
+		printf("# max_recv_wr %u max_recv_sge %u\n",
+		       qattr.cap.max_recv_wr, qattr.cap.max_recv_sge);
+	ok = ok && ibv_post_recv(x.qp, &rwr, &bad) != 0 &&
+	     ibv_destroy_srq(srq) == EBUSY;
+	vu_check(&failures, ok, "SRQ: UD QPs on it have max_recv_wr 0, no ibv_post_recv; it is not destroyed under them");
+
+	/* In order: WQE i takes the i-th datagram, whichever QP it is for. */
+	for (i = 0; i < 4; i++) {
+		id[i] = next_id++;
+		srq_post_slot(srq, id[i], i, GRH + 1000);
+	}
+	ok = srq_send(a, &x, id[0], 0, 1000) && srq_send(b, &y, id[1], 1, 700) &&
+	     srq_send(a, &y, id[2], 2, 1) && srq_send(b, &x, id[3], 3, 512);
+	vu_check(&failures, ok, "SRQ: datagrams from two QPs to two others take its WQEs in order, whole, behind a GRH");
+
+	/* SRQ_SGE SGEs: the GRH area and 100 bytes, then 100 in each other. */
+	id[4] = next_id++;
+	rs[0] = sge_at(BUF / 2, GRH + 100);
+	for (i = 1; i < SRQ_SGE; i++)
+		rs[i] = sge_at(BUF / 2 + i * SLOT, 100);
+	memset(buf + BUF / 2, 0xee, SRQ_SGE * SLOT);
+	srq_post(srq, id[4], rs, SRQ_SGE);
+	fill(0, 500);
+	post_send(b, sid, &ss, 1, IBV_WR_SEND, 0, 0, y.qp->qp_num, QKEY);
+	ok = send_done(b, sid, IBV_WC_SUCCESS);
+	if (ok) {
+		memcpy(got, slot(0) + GRH, 100);
+		for (i = 1; i < SRQ_SGE; i++)
+			memcpy(got + i * 100, slot(i), 100);
+		ok = recv_done(&y, b, id[4], slot(0), 500, false, 0, got, buf);
+	}
+	vu_check(&failures, ok, "SRQ: a WQE of 5 SGEs, its max_sge, one more than the RQs here: 500 bytes arrive in order");
+
+	/* Empty: the datagram is dropped, the next WQE takes the next one. */
+	before = counter("drop_backlog");
+	sid = next_id++;
+	ss.length = 64;
+	fill(0, 64);
+	post_send(a, sid, &ss, 1, IBV_WR_SEND_WITH_IMM, 0, 1, x.qp->qp_num, QKEY);
+	ok = send_done(a, sid, IBV_WC_SUCCESS) &&
+	     counter_reaches("drop_backlog", before + 1);
+	id[5] = next_id++;
+	srq_post_slot(srq, id[5], 0, GRH + 64);
+	ok = ok && srq_send(a, &x, id[5], 0, 64);
+	vu_check(&failures, ok, "SRQ: empty, it drops the datagram (drop_backlog); the next lands");
+
+	/* Too small: class E, the WQE completes in error, the QP goes on. */
+	before = counter("drop_access");
+	id[6] = next_id++;
+	id[7] = next_id++;
+	srq_post_slot(srq, id[6], 0, GRH + 10);
+	srq_post_slot(srq, id[7], 1, GRH + 100);
+	sid = next_id++;
+	post_send(a, sid, &ss, 1, IBV_WR_SEND, 0, 0, y.qp->qp_num, QKEY);
+	ok = send_done(a, sid, IBV_WC_SUCCESS) && wait_wc(y.cq, &wc);
+	if (ok && (wc.wr_id != id[6] || wc.status != IBV_WC_LOC_LEN_ERR)) {
+		printf("# receive %#llx: wr_id %#llx status %s\n",
+		       (unsigned long long)id[6], (unsigned long long)wc.wr_id,
+		       ibv_wc_status_str(wc.status));
+		ok = false;
+	}
+	ok = ok && qp_state(y.qp) == IBV_QPS_RTS &&
+	     srq_send(a, &y, id[7], 1, 100) &&
+	     counter_reaches("drop_access", before + 1);
+	vu_check(&failures, ok, "SRQ: a WQE too small for the datagram: IBV_WC_LOC_LEN_ERR, the QP stays in RTS");
+
+	/* Limit 2 over 3 WQEs: the event comes when the second is taken. */
+	for (i = 0; i < 3; i++) {
+		id[i] = next_id++;
+		srq_post_slot(srq, id[i], i, GRH + 100);
+	}
+	if (srq_limit_event(srq, 0))
+		printf("# a limit event before the limit was set\n");
+	if (ibv_modify_srq(srq, &lim, IBV_SRQ_LIMIT))
+		die("ibv_modify_srq");
+	ok = srq_send(a, &x, id[0], 0, 100) && !srq_limit_event(srq, 0.2) &&
+	     srq_send(b, &y, id[1], 1, 100) && srq_limit_event(srq, 5) &&
+	     !ibv_query_srq(srq, &lim) && lim.srq_limit == 0 &&
+	     srq_send(a, &x, id[2], 2, 100);
+	vu_check(&failures, ok, "SRQ: IBV_EVENT_SRQ_LIMIT_REACHED below the limit, not before; the limit disarmed");
+
+	/* ERR flushes x's queues, not the SRQ: y takes the WQEs. */
+	for (i = 0; i < 2; i++) {
+		id[i] = next_id++;
+		srq_post_slot(srq, id[i], i, GRH + 100);
+	}
+	qattr.qp_state = IBV_QPS_ERR;
+	ok = !ibv_modify_qp(x.qp, &qattr, IBV_QP_STATE) && cq_quiet(x.cq) &&
+	     srq_send(a, &y, id[0], 0, 100) && srq_send(b, &y, id[1], 1, 100);
+	vu_check(&failures, ok, "SRQ: a QP of it in ERR flushes none of its WQEs; the other QP takes them");
+
+	if (ibv_destroy_qp(x.qp) || ibv_destroy_qp(y.qp) ||
+	    ibv_destroy_cq(x.cq) || ibv_destroy_cq(y.cq) || ibv_destroy_srq(srq))
+		die("destroy");
+}
+
 int main(int argc, char **argv)
 {
 	struct ibv_port_attr port;
@@ -675,6 +911,7 @@ int main(int argc, char **argv)
 	check_tampered(&b);
 	check_early_post(&b);
 	check_tampered_recv(&a);
+	check_srq(&a, &b);
 	vu_check(&failures, one_send(&a, &b, mtu, IBV_WR_SEND_WITH_IMM, 0),
 		 "after all that, a full datagram still arrives");
 
