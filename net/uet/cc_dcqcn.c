@@ -21,6 +21,7 @@
 #include <linux/time64.h>
 
 #include "cc.h"
+#include "cc_meas.h"
 
 enum {
 	UET_DCQCN_MAX_RATE,
@@ -55,10 +56,10 @@ enum {
 #define UET_DCQCN_US_MAX	1000000
 
 static const struct uet_cc_param uet_dcqcn_params[UET_DCQCN_NPARAMS] = {
-	/* Mb/s, the line rate; flows start at it. 10 Gb/s is a guess
-	 * for veth and emulated NICs, set the real port speed.
+	/* Mb/s, the line rate; flows start at it. 0: auto, the netdev's
+	 * speed (uet_dcqcn_max_bps()).
 	 */
-	[UET_DCQCN_MAX_RATE] = { "rp_max_rate_mbps", 10000, 1,
+	[UET_DCQCN_MAX_RATE] = { "rp_max_rate_mbps", 0, 0,
 				 UET_DCQCN_RATE_MAX },
 	/* Mb/s, NVIDIA rpg_min_rate */
 	[UET_DCQCN_MIN_RATE] = { "rp_min_rate_mbps", 1, 1, UET_DCQCN_RATE_MAX },
@@ -68,8 +69,8 @@ static const struct uet_cc_param uet_dcqcn_params[UET_DCQCN_NPARAMS] = {
 	[UET_DCQCN_HAI_RATE] = { "rp_hai_rate_mbps", 50, 0, UET_DCQCN_RATE_MAX },
 	/* rounds (F), DCQCN paper and ns-3 FastRecoveryTimes */
 	[UET_DCQCN_THRESHOLD] = { "rp_threshold", 5, 0, 255 },
-	/* us, NVIDIA rpg_time_reset (unverified) */
-	[UET_DCQCN_TIME_RESET] = { "rp_time_reset_us", 300, 1,
+	/* us; 0: auto (uet_dcqcn_period_ns()) */
+	[UET_DCQCN_TIME_RESET] = { "rp_time_reset_us", 0, 0,
 				   UET_DCQCN_US_MAX },
 	/* 64-byte units, NVIDIA rpg_byte_reset (unverified); 0: no byte
 	 * counter
@@ -77,8 +78,8 @@ static const struct uet_cc_param uet_dcqcn_params[UET_DCQCN_NPARAMS] = {
 	[UET_DCQCN_BYTE_RESET] = { "rp_byte_reset", 32767, 0, 1 << 24 },
 	/* 1024 - 1024 g, NVIDIA dce_tcp_g: g = 5/1024 */
 	[UET_DCQCN_G] = { "rp_dce_tcp_g", 1019, 0, 1023 },
-	/* us, the alpha period, NVIDIA dce_tcp_rtt */
-	[UET_DCQCN_ALPHA_PERIOD] = { "rp_dce_tcp_rtt_us", 1, 1,
+	/* us, the alpha period; 0: auto */
+	[UET_DCQCN_ALPHA_PERIOD] = { "rp_dce_tcp_rtt_us", 0, 0,
 				     UET_DCQCN_US_MAX },
 	/* 1024 = 1.0, NVIDIA initial_alpha_value */
 	[UET_DCQCN_INITIAL_ALPHA] = { "rp_initial_alpha_value", 1023, 0,
@@ -88,8 +89,8 @@ static const struct uet_cc_param uet_dcqcn_params[UET_DCQCN_NPARAMS] = {
 				       0, UET_DCQCN_RATE_MAX },
 	/* percent, NVIDIA rpg_min_dec_fac */
 	[UET_DCQCN_MIN_DEC_FAC] = { "rp_min_dec_fac", 50, 1, 100 },
-	/* us, NVIDIA rate_reduce_monitor_period */
-	[UET_DCQCN_MONITOR_PERIOD] = { "rp_rate_reduce_monitor_period_us", 4,
+	/* us, the least time between two cuts; 0: auto */
+	[UET_DCQCN_MONITOR_PERIOD] = { "rp_rate_reduce_monitor_period_us", 0,
 				       0, UET_DCQCN_US_MAX },
 	/* 0/1, mlx5 rp_clamp_tgt_rate; HPCC ClampTargetRate false */
 	[UET_DCQCN_CLAMP_TGT_RATE] = { "rp_clamp_tgt_rate", 0, 0, 1 },
@@ -97,6 +98,55 @@ static const struct uet_cc_param uet_dcqcn_params[UET_DCQCN_NPARAMS] = {
 	[UET_DCQCN_NP_CNP_INTERVAL] = { "np_min_time_between_cnps_us", 50, 0,
 					UET_DCQCN_US_MAX },
 };
+
+/* The parameters whose values follow the fabric, on auto (0): the line
+ * rate is the netdev's speed (10 Gb/s, the old fixed default, for one
+ * that reports none), and each timer is NVIDIA's firmware default or a
+ * share of the path's measured base RTT, whichever is longer: the
+ * firmware's values are made for microsecond RTTs, and the DCQCN paper
+ * (section 5) finds the loop stable when the rate is cut at most once
+ * per feedback delay, with alpha tracking the marks of several periods a
+ * round trip. The shares are the long-haul tuning that reached 0.98-0.99
+ * of a 21 ms, 40 Mbit/s port (Documentation/uet/design/cc-dcqcn.rst):
+ * alpha every RTT/4, at most one cut per RTT, an increase round per RTT.
+ * Until the first RTT sample, the firmware's.
+ */
+#define UET_DCQCN_AUTO_LINE_MBPS	10000
+
+struct uet_dcqcn_auto {
+	u32 fw_us;		/* NVIDIA's firmware default */
+	u32 rtt_div;		/* RTT / rtt_div at least */
+};
+
+static const struct uet_dcqcn_auto uet_dcqcn_auto[UET_DCQCN_NPARAMS] = {
+	/* NVIDIA dce_tcp_rtt */
+	[UET_DCQCN_ALPHA_PERIOD] = { 1, 4 },
+	/* NVIDIA rate_reduce_monitor_period */
+	[UET_DCQCN_MONITOR_PERIOD] = { 4, 1 },
+	/* NVIDIA rpg_time_reset (unverified) */
+	[UET_DCQCN_TIME_RESET] = { 300, 1 },
+};
+
+static u64 uet_dcqcn_max_bps(const struct uet_cc *cc)
+{
+	u32 mbps = cc->params[UET_DCQCN_MAX_RATE];
+
+	if (!mbps)
+		mbps = min_t(u32, cc->link_mbps ?: UET_DCQCN_AUTO_LINE_MBPS,
+			     UET_DCQCN_RATE_MAX);
+	return (u64)mbps * 1000000;
+}
+
+/* A timer parameter (i: one of uet_dcqcn_auto's) in force, ns. */
+static u64 uet_dcqcn_period_ns(const struct uet_cc *cc, int i)
+{
+	const struct uet_dcqcn_auto *a = &uet_dcqcn_auto[i];
+	u64 rtt = uet_meas_min_rtt(&cc->meas);
+
+	if (cc->params[i])
+		return (u64)cc->params[i] * NSEC_PER_USEC;
+	return max((u64)a->fw_us * NSEC_PER_USEC, div_u64(rtt, a->rtt_div));
+}
 
 /* Packets the pacer may send at once to catch up with its schedule. */
 #define UET_DCQCN_PACE_BURST	8
@@ -127,11 +177,6 @@ static u64 uet_dcqcn_bps(u32 mbps)
 	return (u64)mbps * 1000000;
 }
 
-static u64 uet_dcqcn_ns(u32 us)
-{
-	return (u64)us * NSEC_PER_USEC;
-}
-
 /* alpha * (g')^k, g' = 1 - g on the 1024 scale, by squaring. */
 static u32 uet_dcqcn_decay(u32 alpha, u32 g, u64 k)
 {
@@ -152,7 +197,7 @@ static u32 uet_dcqcn_decay(u32 alpha, u32 g, u64 k)
  */
 static void uet_dcqcn_alpha_to(struct uet_cc *cc, struct uet_dcqcn *d, u64 t)
 {
-	u64 period = uet_dcqcn_ns(cc->params[UET_DCQCN_ALPHA_PERIOD]);
+	u64 period = uet_dcqcn_period_ns(cc, UET_DCQCN_ALPHA_PERIOD);
 	u32 g = cc->params[UET_DCQCN_G];
 	u64 k;
 
@@ -176,7 +221,7 @@ static u64 uet_dcqcn_round(struct uet_cc *cc, struct uet_dcqcn *d,
 			   bool timer)
 {
 	const u32 *p = cc->params;
-	u64 max = uet_dcqcn_bps(p[UET_DCQCN_MAX_RATE]);
+	u64 max = uet_dcqcn_max_bps(cc);
 	u32 f = p[UET_DCQCN_THRESHOLD], hi, lo;
 	u64 inc = 0;
 
@@ -213,7 +258,7 @@ static u64 uet_dcqcn_round(struct uet_cc *cc, struct uet_dcqcn *d,
 static void uet_dcqcn_rounds(struct uet_cc *cc, struct uet_dcqcn *d, u64 n,
 			     bool timer)
 {
-	u64 max = uet_dcqcn_bps(cc->params[UET_DCQCN_MAX_RATE]);
+	u64 max = uet_dcqcn_max_bps(cc);
 	u32 f = cc->params[UET_DCQCN_THRESHOLD];
 	u32 *stage = timer ? &d->stage_t : &d->stage_b;
 	u64 gap, inc, s;
@@ -237,7 +282,7 @@ static void uet_dcqcn_rounds(struct uet_cc *cc, struct uet_dcqcn *d, u64 n,
 
 static void uet_dcqcn_timer_to(struct uet_cc *cc, struct uet_dcqcn *d, u64 t)
 {
-	u64 period = uet_dcqcn_ns(cc->params[UET_DCQCN_TIME_RESET]);
+	u64 period = uet_dcqcn_period_ns(cc, UET_DCQCN_TIME_RESET);
 	u64 n;
 
 	if (!d->recovering || t < d->next_inc)
@@ -250,8 +295,8 @@ static void uet_dcqcn_timer_to(struct uet_cc *cc, struct uet_dcqcn *d, u64 t)
 static void uet_dcqcn_decrease(struct uet_cc *cc, struct uet_dcqcn *d, u64 t)
 {
 	const u32 *p = cc->params;
-	u64 floor = uet_dcqcn_bps(min(p[UET_DCQCN_MIN_RATE],
-				      p[UET_DCQCN_MAX_RATE]));
+	u64 floor = min(uet_dcqcn_bps(p[UET_DCQCN_MIN_RATE]),
+			uet_dcqcn_max_bps(cc));
 	u64 cut;
 
 	/* Unclamped, cuts that come before any increase keep the target
@@ -266,8 +311,8 @@ static void uet_dcqcn_decrease(struct uet_cc *cc, struct uet_dcqcn *d, u64 t)
 	d->stage_b = 0;
 	d->bytes = 0;
 	d->recovering = true;
-	d->next_inc = t + uet_dcqcn_ns(p[UET_DCQCN_TIME_RESET]);
-	d->hold_until = t + uet_dcqcn_ns(p[UET_DCQCN_MONITOR_PERIOD]);
+	d->next_inc = t + uet_dcqcn_period_ns(cc, UET_DCQCN_TIME_RESET);
+	d->hold_until = t + uet_dcqcn_period_ns(cc, UET_DCQCN_MONITOR_PERIOD);
 	d->dec_pending = false;
 	d->decreases++;
 }
@@ -298,7 +343,7 @@ static void uet_dcqcn_init(struct uet_cc *cc, u64 now)
 	BUILD_BUG_ON(sizeof(*d) > UET_CC_PRIV_U64 * sizeof(u64));
 	BUILD_BUG_ON(UET_DCQCN_NPARAMS > UET_CC_PARAMS_MAX);
 	/* No slow start: a flow starts at line rate. */
-	d->rate = uet_dcqcn_bps(cc->params[UET_DCQCN_MAX_RATE]);
+	d->rate = uet_dcqcn_max_bps(cc);
 	d->target = d->rate;
 	d->next_send = now;
 }
@@ -317,9 +362,10 @@ static void uet_dcqcn_on_cnp(struct uet_cc *cc, u64 now)
 			   (UET_DCQCN_ALPHA_SHIFT - UET_DCQCN_FW_SHIFT);
 		if (p[UET_DCQCN_FIRST_CNP_RATE])
 			d->rate = min(uet_dcqcn_bps(p[UET_DCQCN_FIRST_CNP_RATE]),
-				      uet_dcqcn_bps(p[UET_DCQCN_MAX_RATE]));
+				      uet_dcqcn_max_bps(cc));
 		d->target = d->rate;
-		d->next_alpha = now + uet_dcqcn_ns(p[UET_DCQCN_ALPHA_PERIOD]);
+		d->next_alpha = now + uet_dcqcn_period_ns(cc,
+							  UET_DCQCN_ALPHA_PERIOD);
 	} else {
 		d->alpha_cnp = true;
 	}
@@ -335,7 +381,7 @@ static void uet_dcqcn_on_cnp(struct uet_cc *cc, u64 now)
 static bool uet_dcqcn_on_ce(struct uet_cc *cc, u64 now)
 {
 	struct uet_dcqcn *d = uet_cc_priv(cc);
-	u64 gap = uet_dcqcn_ns(cc->params[UET_DCQCN_NP_CNP_INTERVAL]);
+	u64 gap = (u64)cc->params[UET_DCQCN_NP_CNP_INTERVAL] * NSEC_PER_USEC;
 
 	if (d->np_cnp_ns && now - d->np_cnp_ns < gap)
 		return false;
@@ -390,6 +436,18 @@ static int uet_dcqcn_get_info(const struct uet_cc *cc, struct uet_cc_stat *st)
 	st[n++] = (struct uet_cc_stat){ "increases", d->increases };
 	st[n++] = (struct uet_cc_stat){ "stage_timer", d->stage_t };
 	st[n++] = (struct uet_cc_stat){ "stage_bytes", d->stage_b };
+	/* The values in force of the parameters on auto. */
+	st[n++] = (struct uet_cc_stat){ "max_rate_mbps",
+		div_u64(uet_dcqcn_max_bps(cc), 1000000) };
+	st[n++] = (struct uet_cc_stat){ "alpha_period_us",
+		div_u64(uet_dcqcn_period_ns(cc, UET_DCQCN_ALPHA_PERIOD),
+			NSEC_PER_USEC) };
+	st[n++] = (struct uet_cc_stat){ "monitor_period_us",
+		div_u64(uet_dcqcn_period_ns(cc, UET_DCQCN_MONITOR_PERIOD),
+			NSEC_PER_USEC) };
+	st[n++] = (struct uet_cc_stat){ "time_reset_us",
+		div_u64(uet_dcqcn_period_ns(cc, UET_DCQCN_TIME_RESET),
+			NSEC_PER_USEC) };
 	return n;
 }
 

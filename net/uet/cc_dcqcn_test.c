@@ -3,7 +3,8 @@
  * KUnit: the DCQCN reaction point on a fake clock. The cut by alpha/2,
  * alpha's EWMA, the three increase stages, the monitor period, the rate
  * floor, the pacer, that a long idle skipped at once lands where
- * stepping through it does, and the notification point's CNP spacing.
+ * stepping through it does, the notification point's CNP spacing, and
+ * the values the parameters on auto take.
  */
 #include <kunit/test.h>
 #include <linux/string.h>
@@ -383,6 +384,58 @@ static void uet_dcqcn_np_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, RATE(cc), RATE(every));
 }
 
+#define STAT(cc, name)	uet_dcqcn_stat(test, cc, name)
+
+/* On auto, the line rate is the netdev's (10 Gb/s for one that reports no
+ * speed), the timers the firmware's until an RTT is measured, then the
+ * larger of those and RTT/4, RTT, RTT; values set stand.
+ */
+static void uet_dcqcn_auto_test(struct kunit *test)
+{
+	u32 *p = uet_dcqcn_test_params(test);
+	struct uet_cc *cc = kunit_kzalloc(test, sizeof(*cc), GFP_KERNEL);
+	struct uet_cc_ack ack = {
+		.now = MS, .acked_bytes = 4096, .rtt_ns = 20 * MS,
+	};
+
+	KUNIT_ASSERT_NOT_NULL(test, cc);
+	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 40, 0);
+	KUNIT_EXPECT_EQ(test, RATE(cc), 40);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "max_rate_mbps"), 40);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "alpha_period_us"), 1);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "monitor_period_us"), 4);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "time_reset_us"), 300);
+	uet_cc_ack(cc, &ack);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "alpha_period_us"), 5000);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "monitor_period_us"), 20000);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "time_reset_us"), 20000);
+	/* A cut holds the next one back for the RTT. */
+	cc->ops->on_cnp(cc, 2 * MS);
+	KUNIT_EXPECT_EQ(test, DECREASES(cc), 1);
+	cc->ops->on_cnp(cc, 21 * MS);
+	KUNIT_EXPECT_EQ(test, DECREASES(cc), 1);
+	cc->ops->on_cnp(cc, 23 * MS);
+	KUNIT_EXPECT_EQ(test, DECREASES(cc), 2);
+
+	/* Microseconds: the firmware's values, longer than these shares. */
+	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 0, 0);
+	ack.rtt_ns = 8 * US;
+	uet_cc_ack(cc, &ack);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "max_rate_mbps"), 10000);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "alpha_period_us"), 2);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "monitor_period_us"), 8);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "time_reset_us"), 300);
+
+	uet_dcqcn_test_set(test, p, "rp_max_rate_mbps", 100);
+	uet_dcqcn_test_set(test, p, "rp_dce_tcp_rtt_us", 7);
+	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 40, 0);
+	ack.rtt_ns = 20 * MS;
+	uet_cc_ack(cc, &ack);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "max_rate_mbps"), 100);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "alpha_period_us"), 7);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "monitor_period_us"), 20000);
+}
+
 static struct kunit_case uet_dcqcn_cases[] = {
 	KUNIT_CASE(uet_dcqcn_halve_test),
 	KUNIT_CASE(uet_dcqcn_alpha_test),
@@ -392,6 +445,7 @@ static struct kunit_case uet_dcqcn_cases[] = {
 	KUNIT_CASE(uet_dcqcn_floor_pacer_test),
 	KUNIT_CASE(uet_dcqcn_idle_test),
 	KUNIT_CASE(uet_dcqcn_np_test),
+	KUNIT_CASE(uet_dcqcn_auto_test),
 	{}
 };
 
