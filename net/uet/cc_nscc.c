@@ -246,7 +246,11 @@ static void uet_nscc_auto(struct uet_cc *cc, struct uet_nscc *n)
 		n->rtt_seen = true;
 		n->base_rtt = rtt;
 	}
-	if (!p[NSCC_LINKSPEED_MBPS]) {
+	/* A port speed the operator gave is the line rate; a netdev's own
+	 * (veth says 10 Gb/s whatever carries its packets) only bounds the
+	 * measured one.
+	 */
+	if (!p[NSCC_LINKSPEED_MBPS] && !cc->link_set) {
 		if (!rate)
 			rate = mul_u64_u64_div_u64(n->cwnd, NSEC_PER_SEC,
 						   n->base_rtt);

@@ -76,7 +76,7 @@ static void uet_nscc_test_init(struct kunit *test, struct uet_cc *cc,
 		p[i] = uet_cc_nscc.params[i].def;
 	p[uet_nscc_test_param(test, "linkspeed_mbps")] = linkspeed_mbps;
 	p[uet_nscc_test_param(test, "base_rtt_us")] = base_rtt_us;
-	uet_cc_init(cc, &uet_cc_nscc, MTU, p, 0, T0);
+	uet_cc_init(cc, &uet_cc_nscc, MTU, p, 0, false, T0);
 }
 
 /* The reference network, with a clean RTT sample taken at T0 that also
@@ -120,7 +120,7 @@ static void uet_nscc_registry_test(struct kunit *test)
 	 * counts as 10 Gb/s, the RTT is the reference's 12 us; window 1.5
 	 * BDP, target 0.75 RTT.
 	 */
-	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 0, T0);
+	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 0, false, T0);
 	KUNIT_EXPECT_LE(test, cc.ops->get_info(&cc, st), UET_CC_STATS_MAX);
 	KUNIT_EXPECT_EQ(test, CWND(&cc), 22500ULL);
 	KUNIT_EXPECT_EQ(test, uet_nscc_test_stat(test, &cc, "max_wnd"), 22500ULL);
@@ -402,7 +402,8 @@ static void uet_nscc_test_meas_ack(struct uet_cc *cc, u64 now, u64 bytes,
 /* Auto: the first RTT sample is the base RTT and the first window over
  * it the rate, 4/3 of which is the line rate (max_wnd 2 windows); a
  * lower sample lowers the base RTT (an incast's queue inflated the
- * first), and a measured delivery rate takes over the line rate.
+ * first), and a measured delivery rate takes over the line rate, which
+ * the netdev's speed bounds and the operator's replaces.
  */
 static void uet_nscc_auto_test(struct kunit *test)
 {
@@ -411,7 +412,7 @@ static void uet_nscc_auto_test(struct kunit *test)
 	struct uet_cc cc;
 	int i;
 
-	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 0, T0);
+	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 0, false, T0);
 	KUNIT_ASSERT_EQ(test, CWND(&cc), 22500ULL);
 	uet_nscc_test_meas_ack(&cc, now, 0, 2 * rtt);
 	KUNIT_EXPECT_EQ(test, STAT(&cc, "base_rtt_ns"), 2 * rtt);
@@ -432,10 +433,24 @@ static void uet_nscc_auto_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, STAT(&cc, "max_wnd"), 208687ULL);
 
 	/* A netdev of 20 Mb/s bounds it. */
-	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 20, T0);
+	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 20, false, T0);
 	KUNIT_EXPECT_EQ(test, STAT(&cc, "linkspeed_mbps"), 20ULL);
 	uet_nscc_test_meas_ack(&cc, T0, 0, 12000);
 	KUNIT_EXPECT_EQ(test, STAT(&cc, "linkspeed_mbps"), 20ULL);
+
+	/* A port speed the operator set is the line rate: no measurement
+	 * moves it (the base RTT is measured still).
+	 */
+	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 40, true, T0);
+	uet_nscc_test_meas_ack(&cc, T0, 0, rtt);
+	KUNIT_EXPECT_EQ(test, STAT(&cc, "linkspeed_mbps"), 40ULL);
+	KUNIT_EXPECT_EQ(test, STAT(&cc, "base_rtt_ns"), rtt);
+	now = T0;
+	for (i = 0; i < 52; i++) {
+		now += 4 * slot;
+		uet_nscc_test_meas_ack(&cc, now, MTU, rtt);
+	}
+	KUNIT_EXPECT_EQ(test, STAT(&cc, "linkspeed_mbps"), 40ULL);
 
 	/* A configured base RTT stays the one scaling is of. */
 	uet_nscc_test_init(test, &cc, 0, 12);

@@ -106,6 +106,12 @@ const struct uet_param_desc uet_param_descs[] = {
 	 * one QP hold while its engine is busy; drop_backlog counts the rest.
 	 */
 	UET_PARAM_NOW(RX_BACKLOG, rx_backlog, 16, 65536, 2048),
+	/* The port's speed, Mb/s, for a netdev that reports none or one
+	 * that is not what its packets get (veth says 10 Gb/s, a VM's NIC
+	 * what its host gives it): the line rate of NSCC and DCQCN on auto.
+	 * 0: the netdev's (ethtool); up to 1 Tb/s.
+	 */
+	UET_PARAM_NEW_QPS(LINK_MBPS, link_mbps, 0, 1000000, 0),
 };
 EXPORT_SYMBOL_IF_KUNIT(uet_param_descs);
 

@@ -45,6 +45,7 @@ struct uet_params {
 	u32 train_pkts;		/* new packets sent as one skb at most */
 	u32 flowlet_pkts;	/* ... on one entropy value, when spraying */
 	u32 rx_backlog;		/* received skbs a QP queues at most */
+	u32 link_mbps;		/* the port's speed; 0: the netdev's */
 	const struct uet_cc_ops *cc;	/* congestion control of new QPs */
 	/* Every algorithm's parameters, by uet_cc_index() and ops order. */
 	u32 cc_params[UET_CC_NUM][UET_CC_PARAMS_MAX];

@@ -118,13 +118,15 @@ static bool uet_qp_path_failed(void *arg, const struct uet_pdc_pkt *pkt)
  */
 static void uet_qp_cc_start(struct uet_qp *qp, const struct uet_cc_ops *ops)
 {
+	u32 link = uet_param(qp->udev, link_mbps);
 	u32 params[UET_CC_PARAMS_MAX];
 	int i, idx = uet_cc_index(ops);
 
 	for (i = 0; i < UET_CC_PARAMS_MAX; i++)
 		params[i] = READ_ONCE(qp->udev->params.cc_params[idx][i]);
 	uet_cc_init(&qp->cc, ops, qp->seg + UET_DATA_HDR_LEN, params,
-		    READ_ONCE(qp->udev->link_mbps), ktime_get_ns());
+		    link ?: READ_ONCE(qp->udev->link_mbps), link,
+		    ktime_get_ns());
 	qp->cc_traced = 0;
 }
 

@@ -88,6 +88,7 @@ enum uet_dev_attr {
 					 * with its range; set: by name
 					 */
 	UET_A_DEV_RX_BACKLOG,		/* u32: received skbs a QP queues at most */
+	UET_A_DEV_LINK_MBPS,		/* u32: the port's speed, 0: the netdev's */
 
 	__UET_A_DEV_MAX,
 	UET_A_DEV_MAX = __UET_A_DEV_MAX - 1
