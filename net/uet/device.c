@@ -52,7 +52,16 @@ static int uet_query_device(struct ib_device *ibdev, struct ib_device_attr *attr
 	attr->vendor_part_id = 0;
 	attr->max_qp = UET_MAX_QP;
 	attr->max_qp_wr = UET_MAX_QP_WR;
-	attr->device_cap_flags = IB_DEVICE_RC_RNR_NAK_GEN |
+	/* rxe's RXE_DEVICE_CAP_FLAGS (rxe_param.h) but for what uet lacks:
+	 * P_Key and Q_Key violation counters (no PMA), automatic path
+	 * migration, a second port. With one port, the core's refusal of an
+	 * AV naming another (rdma_is_port_valid) is UD_AV_PORT_ENFORCE;
+	 * uet_dev_netdev_event() raises the port events.
+	 */
+	attr->device_cap_flags = IB_DEVICE_UD_AV_PORT_ENFORCE |
+				 IB_DEVICE_PORT_ACTIVE_EVENT |
+				 IB_DEVICE_SYS_IMAGE_GUID |
+				 IB_DEVICE_RC_RNR_NAK_GEN |
 				 IB_DEVICE_SRQ_RESIZE |
 				 IB_DEVICE_MEM_MGT_EXTENSIONS |
 				 IB_DEVICE_MEM_WINDOW |
@@ -62,19 +71,22 @@ static int uet_query_device(struct ib_device *ibdev, struct ib_device_attr *attr
 	attr->max_send_sge = UET_MAX_SGE;
 	attr->max_recv_sge = UET_MAX_SGE;
 	attr->max_sge_rd = UET_MAX_SGE;
-	attr->max_cq = UET_MAX_CQ;
+	/* No limit of our own on CQs, SRQs, PDs nor AHs: no key or number
+	 * space bounds them as it does QPs, MRs and MWs; the rdma cgroup's
+	 * hca_object caps a process's objects, the memory cgroup their rings
+	 * (queue.c). So the largest the int can say.
+	 */
+	attr->max_cq = INT_MAX;
 	attr->max_cqe = UET_MAX_CQE;
 	attr->max_mr = UET_MAX_MR;
 	attr->max_mw = UET_MAX_MW;
-	/* No limit on PDs (pd.c keeps none): the largest the int can say. */
 	attr->max_pd = INT_MAX;
-	/* Nor on AHs (ah.c). */
 	attr->max_ah = INT_MAX;
 	attr->max_qp_rd_atom = UET_MAX_RD_ATOMIC;
 	attr->max_qp_init_rd_atom = UET_MAX_RD_ATOMIC;
 	attr->max_res_rd_atom = UET_MAX_QP * UET_MAX_RD_ATOMIC;
 	attr->atomic_cap = IB_ATOMIC_HCA;
-	attr->max_srq = UET_MAX_SRQ;
+	attr->max_srq = INT_MAX;
 	attr->max_srq_wr = UET_MAX_QP_WR;
 	attr->max_srq_sge = UET_MAX_SGE;
 	attr->max_fast_reg_page_list_len = UET_MAX_FAST_REG_PAGES;
@@ -104,7 +116,7 @@ static int uet_query_port(struct ib_device *ibdev, u32 port,
 	attr->active_mtu = uet_ib_mtu(READ_ONCE(ndev->mtu));
 	attr->gid_tbl_len = UET_GID_TBL_LEN;
 	attr->port_cap_flags = IB_PORT_CM_SUP;
-	attr->max_msg_sz = 1U << 31;
+	attr->max_msg_sz = UET_MAX_MSG_SIZE;
 	attr->pkey_tbl_len = 1;
 	attr->max_vl_num = 1;
 

@@ -29,13 +29,22 @@
 #define UET_PORT		1
 #define UET_GID_TBL_LEN		128
 
-/* Device limits (query_device). */
+/* Device limits (query_device), each the one the verbs enforce
+ * (Documentation/uet/admin-guide/verbs.rst lists where).
+ */
 /* rxe's RXE_VENDOR_ID: no IEEE OUI; rdma-core's tests want a nonzero id. */
 #define UET_VENDOR_ID		0xffffff
-#define UET_MAX_QP_WR		16384
-#define UET_MAX_SGE		32
-#define UET_MAX_INLINE		256
+/* A ring of 2^n slots holds 2^n - 1 entries (queue.c, as rxe_queue_init):
+ * at 2^n - 1, a queue or CQ asked at the limit comes back at the limit,
+ * never above what query_device says.
+ */
+#define UET_MAX_QP_WR		16383
 #define UET_MAX_CQE		65535
+#define UET_MAX_SGE		32
+/* Inline data takes the WQE's SGE space, so a QP with UET_MAX_SGE SGEs
+ * already has this much: rxe's RXE_MAX_INLINE_DATA.
+ */
+#define UET_MAX_INLINE		(UET_MAX_SGE * sizeof(struct rxe_sge))
 #define UET_MAX_MR_SIZE		BIT_ULL(32)
 #define UET_MAX_MSG_SIZE	BIT(31)
 #define UET_MAX_RD_ATOMIC	128
@@ -50,8 +59,6 @@
 #define UET_MIN_MW_INDEX	(UET_MAX_MR + 1)
 #define UET_MAX_MW		BIT(20)
 #define UET_MAX_FAST_REG_PAGES	512
-#define UET_MAX_SRQ		BIT(16)
-#define UET_MAX_CQ		BIT(16)
 /* Multicast groups and attachments (mcast.c): rdma_rxe's limits
  * (rxe_param.h of Linux 6.1), so a program sized for rxe fits.
  */

@@ -38,7 +38,6 @@
  */
 #define MAX_NTH		3000
 #define CQE_TIMEOUT	60
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 struct side {
 	struct ibv_context *ctx;

@@ -49,7 +49,6 @@
 #define GROUP6		"ff0e::4:1"
 /* IBA: the destination QPN of a datagram to a multicast group. */
 #define MCAST_QPN	0xffffff
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* Payload sizes sent to the group; 0 stands for the path MTU. */
 static const uint32_t sizes[] = { 1, 64, 1000, 0 };

@@ -49,7 +49,6 @@ static void check(bool ok, const char *what)
 }
 
 #define die vu_die
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static uint64_t now_ms(void)
 {

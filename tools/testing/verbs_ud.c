@@ -53,7 +53,6 @@
 #include "verbs_util.h"
 
 #define die vu_die
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 #define QKEY		0x11111111u
 #define GRH		40

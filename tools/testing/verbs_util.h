@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the selftests' verbs programs (verbs_bad_access, verbs_forge,
- * verbs_faults, verbs_ring_fuzz, cq_overflow, ring_charge, qp_lifecycle)
- * share: opening a device by name, creating and connecting an RC QP,
- * ringing a doorbell, printing a check.
+ * verbs_faults, verbs_ring_fuzz, cq_overflow, ring_charge, qp_lifecycle,
+ * verbs_attrs) share: opening a device by name, creating and connecting
+ * an RC QP, ringing a doorbell, waiting for a completion, printing a
+ * check.
  */
 #ifndef VERBS_UTIL_H
 #define VERBS_UTIL_H
@@ -13,8 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <infiniband/verbs.h>
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* "PROGRAM: what" on stderr, and exit 1 (needs _GNU_SOURCE). */
 static inline void vu_die(const char *what)
@@ -77,10 +81,13 @@ struct vu_conn {
 	unsigned int access;	/* qp_access_flags */
 	uint32_t sq_psn, rq_psn;
 	uint8_t timeout, retry_cnt, rnr_retry, min_rnr_timer;
+	/* READs and atomics in flight: ours, and the peer's we answer. */
+	uint8_t max_rd_atomic, max_dest_rd_atomic;
 };
 
 /* A patient connection: 7 retries of a 67 ms timeout, RNR NACKs retried
- * for ever after a 0.64 ms wait, PSNs 0.
+ * for ever after a 0.64 ms wait, PSNs 0, one READ or atomic in flight
+ * each way.
  */
 static inline struct vu_conn vu_conn(uint32_t peer_qpn,
 				     const union ibv_gid *dgid,
@@ -95,13 +102,15 @@ static inline struct vu_conn vu_conn(uint32_t peer_qpn,
 		.retry_cnt = 7,
 		.rnr_retry = 7,
 		.min_rnr_timer = 12,
+		.max_rd_atomic = 1,
+		.max_dest_rd_atomic = 1,
 	};
 
 	return c;
 }
 
-/* RESET -> INIT -> RTR -> RTS, path MTU 1024, one READ or atomic in
- * flight each way. Returns 0, or -1 from the transition that failed.
+/* RESET (or INIT) -> INIT -> RTR -> RTS, path MTU 1024. Returns 0, or -1
+ * from the transition that failed (errno says why).
  */
 static inline int vu_rc_connect(struct ibv_qp *qp, const struct vu_conn *c)
 {
@@ -110,36 +119,44 @@ static inline int vu_rc_connect(struct ibv_qp *qp, const struct vu_conn *c)
 		.port_num = 1,
 		.qp_access_flags = c->access,
 	};
+	int err;
 
-	if (ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
-		return -1;
+	err = ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			    IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
+	if (err)
+		goto out;
 	memset(&attr, 0, sizeof(attr));
 	attr.qp_state = IBV_QPS_RTR;
 	attr.path_mtu = IBV_MTU_1024;
 	attr.dest_qp_num = c->peer_qpn;
 	attr.rq_psn = c->rq_psn;
-	attr.max_dest_rd_atomic = 1;
+	attr.max_dest_rd_atomic = c->max_dest_rd_atomic;
 	attr.min_rnr_timer = c->min_rnr_timer;
 	attr.ah_attr.is_global = 1;
 	attr.ah_attr.grh.dgid = c->dgid;
 	attr.ah_attr.grh.sgid_index = c->sgid_index;
 	attr.ah_attr.grh.hop_limit = 64;
 	attr.ah_attr.port_num = 1;
-	if (ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_AV |
-			  IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
-		return -1;
+	err = ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_AV |
+			    IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+			    IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
+	if (err)
+		goto out;
 	memset(&attr, 0, sizeof(attr));
 	attr.qp_state = IBV_QPS_RTS;
 	attr.timeout = c->timeout;
 	attr.retry_cnt = c->retry_cnt;
 	attr.rnr_retry = c->rnr_retry;
 	attr.sq_psn = c->sq_psn;
-	attr.max_rd_atomic = 1;
-	return ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_TIMEOUT |
-			     IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-			     IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
+	attr.max_rd_atomic = c->max_rd_atomic;
+	err = ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_TIMEOUT |
+			    IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+			    IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
+out:
+	/* ibv_modify_qp() returns the errno, which the caller may want. */
+	if (err)
+		errno = err;
+	return err ? -1 : 0;
 }
 
 /* One signaled work request of len bytes at addr in mr; raddr and rkey
@@ -189,6 +206,24 @@ static inline void vu_drain(struct ibv_cq *cq)
 
 	while (ibv_poll_cq(cq, 1, &wc) > 0)
 		;
+}
+
+/* The next completion of cq, or one of status -1 after seconds. */
+static inline struct ibv_wc vu_wait_wc(struct ibv_cq *cq, int seconds)
+{
+	time_t end = time(NULL) + seconds;
+	struct ibv_wc wc = { .status = -1 };
+	int n;
+
+	while (time(NULL) < end) {
+		n = ibv_poll_cq(cq, 1, &wc);
+		if (n < 0)
+			break;
+		if (n)
+			return wc;
+	}
+	wc.status = -1;
+	return wc;
 }
 
 /* "ok: what" or "FAIL: what" on stdout; counts failures in *failures. */
