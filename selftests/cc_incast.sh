@@ -10,12 +10,11 @@
 #
 # nscc: buffer 1 BDP, ECN from 0.2 to 0.8 BDP, trimming on (UET-CC's
 #       switch settings, UE 1.0 §3.6.17, as "uet tune" prints them for
-#       the port's rate and the base RTT); the base RTT measured (auto),
-#       linkspeed_mbps set to the port's rate: a sender sharing the port
-#       measures its share, not the line rate.
-# dcqcn: trimming off, the same ECN ramp, a buffer of 12 BDP, the tuning
-#       of Documentation/uet/design/cc-dcqcn.rst with its timers scaled to the
-#       RTT (as cc_longhaul), 2 x 32 KiB outstanding per sender.
+#       the port's rate and the base RTT); every NSCC parameter on auto,
+#       the hosts' NICs at R (link_mbps: veth says 10 Gb/s).
+# dcqcn: trimming off, the same ECN ramp, a buffer of 12 BDP, the line
+#       rate and timers on auto, small steps (cc_dcqcn_gentle),
+#       2 x 32 KiB outstanding per sender.
 # none: the nscc port; shows what the window alone does.
 #
 # ONLY=1 runs nscc alone; KEEP=DIR keeps the samples and reports.
@@ -27,6 +26,7 @@
 . "$(dirname "$0")/lib_cc.sh"
 
 require_stock_kernel
+# shellcheck disable=SC2034 # BYTES: read by lib_cc.sh
 N=8 RATE_MBIT=40 BYTES=2M DELAY_MS=${DELAY_MS:-20}
 BASE_RTT_US=$((DELAY_MS * 1000 + 1000))
 BDP=$((RATE_MBIT * 1000000 / 8 * BASE_RTT_US / 1000000))
@@ -35,8 +35,9 @@ T=$(mktemp -d)
 on_exit "rm -rf $T"
 log "$N senders, port at R = $RATE_MBIT Mbit/s, BDP $BDP bytes"
 
-cc_devs cc-param nscc.linkspeed_mbps $RATE_MBIT &&
-	cc_dcqcn_tuning $BASE_RTT_US || fail "cc parameters"
+# The hosts' NICs run at R (veth says 10 Gb/s): the line rate of both
+# algorithms; every cc parameter on auto.
+cc_devs link_mbps $RATE_MBIT && cc_dcqcn_gentle || fail "cc parameters"
 NSCC_PORT=$(cc_tuned_port nscc $BASE_RTT_US) || fail "uet tune"
 log "the port as uet tune sizes it for nscc: $NSCC_PORT"
 [ -z "$KEEP" ] || on_exit "cp -r $T $KEEP"

@@ -5,11 +5,13 @@
 # converge on one sch_uet port of rate R (4:1 oversubscription) at the
 # end of a long path. The recipe's router settings, in units of the path
 # RTT: buffer 2.5 x RTT, ECN from Kmin = 0.75 x RTT to Kmax = 1.5 x RTT,
-# no trimming; its NIC tuning: rp_min_dec_fac 95, rp_clamp_tgt_rate 1,
-# rp_time_reset_us a few RTTs; its hosts: 0.5 to 2 BDP outstanding per
-# sender (here 2 x 32 KiB, 0.62 x R x RTT: with 1.25, the first RTT, 4
-# senders at line rate before any CNP is back, overflowed the buffer in
-# one run of three).
+# no trimming (as "uet tune" prints it); the NICs at line rate R
+# (link_mbps), DCQCN's timers on auto, which scale with the measured RTT
+# (the recipe's NIC tuning also took rp_min_dec_fac 95 and
+# rp_clamp_tgt_rate 1, which auto does without); its hosts: 0.5 to 2 BDP
+# outstanding per sender (here 2 x 32 KiB, 0.62 x R x RTT: with 1.25, the
+# first RTT, 4 senders at line rate before any CNP is back, overflowed
+# the buffer in one run of three).
 #
 # The emulated path: R = 40 Mbit/s, netem holds r's packets 20 ms, so the
 # RTT is about 21 ms and R x RTT = 105000 bytes; 4 x 4 MiB take about
@@ -24,6 +26,7 @@
 . "$(dirname "$0")/lib_cc.sh"
 
 require_stock_kernel
+# shellcheck disable=SC2034 # CLIENT_OPTS: read by lib_cc.sh
 N=4 RATE_MBIT=40 BYTES=4M DELAY_MS=20 CLIENT_OPTS="-s 32K -t 2"
 RTT_US=$((DELAY_MS * 1000 + 1000))
 BDP=$((RATE_MBIT * 1000000 / 8 * RTT_US / 1000000))
@@ -33,9 +36,10 @@ on_exit "rm -rf $T"
 [ -z "$KEEP" ] || on_exit "cp -r $T $KEEP"
 log "$N senders at R into one port at R = $RATE_MBIT Mbit/s, RTT $RTT_US us, R x RTT = $BDP bytes"
 
-cc_dcqcn_tuning $RTT_US &&
-	cc_devs cc-param nscc.linkspeed_mbps $RATE_MBIT cc-param nscc.trimming 0 ||
-	fail "cc parameters"
+# The hosts' NICs run at R (veth says 10 Gb/s): DCQCN's line rate, NSCC's
+# linkspeed; everything else on auto. NSCC's trimming is off, as the
+# port's is.
+cc_devs link_mbps $RATE_MBIT cc-param nscc.trimming 0 || fail "cc parameters"
 DCQCN_PORT=$(cc_tuned_port dcqcn $RTT_US) || fail "uet tune"
 log "the port as uet tune sizes it for dcqcn: $DCQCN_PORT"
 # shellcheck disable=SC2086 # DCQCN_PORT: one word per option

@@ -42,7 +42,7 @@ for n in h1 h2 d1 d2; do
 	# ack_delay_us 50: the ACK per packet (at 0.8 ms spacing) this
 	# test was tuned with.
 	in_ns $n "$UET" dev set "uet$n" cc nscc \
-		cc-param nscc.linkspeed_mbps $RATE_MBIT ack_delay_us 50 ||
+		link_mbps $RATE_MBIT ack_delay_us 50 ||
 		fail "nscc on uet$n"
 done
 in_ns r tc qdisc add dev r0 root netem delay ${DELAY_MS}ms limit 10000 ||

@@ -15,19 +15,16 @@ cc_devs() {
 	done
 }
 
-# cc_dcqcn_tuning RTT_US: DCQCN on every device tuned for long haul
-# (cuts of 5% at most, the target clamped to the cut rate), with the
-# firmware's microsecond timers scaled to RTT_US: alpha every RTT/4; rate
-# increases, small steps, and at most one cut per RTT. The marks of one
-# RTT answer one queue: a cut for each took the rates to a third of R
-# before the first cut could show (Documentation/uet/design/cc.rst).
-cc_dcqcn_tuning() {
-	cc_devs cc-param dcqcn.rp_max_rate_mbps "$RATE_MBIT" \
-		cc-param dcqcn.rp_min_dec_fac 95 cc-param dcqcn.rp_clamp_tgt_rate 1 \
-		cc-param dcqcn.rp_dce_tcp_rtt_us $(($1 / 4)) \
-		cc-param dcqcn.rp_time_reset_us "$1" \
-		cc-param dcqcn.rp_rate_reduce_monitor_period_us "$1" \
-		cc-param dcqcn.rp_ai_rate_mbps 1 cc-param dcqcn.rp_hai_rate_mbps 4
+# cc_dcqcn_gentle: DCQCN's steps on every device made small for a port
+# N flows share (cuts of 5% at most, the target clamped to the cut rate,
+# increases of R/40 and R/10): the firmware's halving cuts and 5/50 Mb/s
+# increases, made for one flow of 100 Gb/s, swing 8 flows of 5 Mbit/s
+# (cc_incast: 0.86 of the port used). The timers and the line rate stay
+# on auto (Documentation/uet/design/cc-dcqcn.rst).
+cc_dcqcn_gentle() {
+	cc_devs cc-param dcqcn.rp_min_dec_fac 95 cc-param dcqcn.rp_clamp_tgt_rate 1 \
+		cc-param dcqcn.rp_ai_rate_mbps $((RATE_MBIT / 40)) \
+		cc-param dcqcn.rp_hai_rate_mbps $((RATE_MBIT / 10))
 }
 
 # cc_fabric DELAY_MS: the star, a uet device on every host, netem holding

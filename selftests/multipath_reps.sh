@@ -50,7 +50,7 @@ in_ns a rdma link add uet0 type uet netdev a0 || fail "rdma link add uet0"
 in_ns b rdma link add uet1 type uet netdev b0 || fail "rdma link add uet1"
 for d in a:uet0 b:uet1; do
 	in_ns "${d%%:*}" "$UET" dev set "${d#*:}" cc nscc \
-		cc-param nscc.linkspeed_mbps $((SPINES * RATE_MBIT)) ||
+		link_mbps $((SPINES * RATE_MBIT)) ||
 		fail "NSCC on ${d#*:}"
 done
 T=$(mktemp -d)
