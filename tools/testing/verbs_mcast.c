@@ -32,7 +32,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <infiniband/verbs.h>
 
@@ -69,36 +68,6 @@ struct end {
 	struct ibv_qp *qp;
 	uint8_t *rbuf;		/* its receive slots, DEPTH of SLOT bytes */
 };
-
-static void check(bool ok, const char *what)
-{
-	printf("%s: %s\n", ok ? "ok" : "FAIL", what);
-	failures += !ok;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* The next completion of cq within 5 s; false if none came. */
-static bool wait_wc(struct ibv_cq *cq, struct ibv_wc *wc)
-{
-	double end = now_s() + 5;
-	int n;
-
-	do {
-		n = ibv_poll_cq(cq, 1, wc);
-		if (n < 0)
-			die("ibv_poll_cq");
-		if (n)
-			return true;
-	} while (now_s() < end);
-	return false;
-}
 
 static void set_mgid(union ibv_gid *g, const char *addr)
 {
@@ -201,7 +170,8 @@ static enum ibv_wc_status send_to(struct end *s, struct ibv_ah *ah,
 
 	if (ibv_post_send(s->qp, &wr, &bad))
 		die("ibv_post_send");
-	if (!wait_wc(s->cq, &wc))
+	wc = vu_wait_wc(s->cq, 5);
+	if ((int)wc.status == -1)
 		die("no send completion");
 	return wc.status;
 }
@@ -238,7 +208,8 @@ static bool got(struct end *r, struct end *s, const uint8_t *want,
 	const uint8_t *slot;
 	struct ibv_wc wc;
 
-	if (!wait_wc(r->cq, &wc)) {
+	wc = vu_wait_wc(r->cq, 5);
+	if ((int)wc.status == -1) {
 		printf("# QP %u: no receive completion\n", r->qp->qp_num);
 		return false;
 	}
@@ -264,21 +235,15 @@ static bool got(struct end *r, struct end *s, const uint8_t *want,
 	return true;
 }
 
-/* Has the netdev of the device joined addr (dotted), per /proc/net/igmp? */
-static bool igmp_joined(const char *addr)
+/* Does file (/proc/net/igmp or igmp6) have a line with want in it? */
+static bool proc_lists(const char *file, const char *want)
 {
-	char line[256], want[16];
-	uint32_t a;
+	char line[256];
 	bool found = false;
-	FILE *f;
+	FILE *f = fopen(file, "r");
 
-	if (inet_pton(AF_INET, addr, &a) != 1)
-		die("inet_pton");
-	/* The kernel prints the group's network-order word as a number. */
-	snprintf(want, sizeof(want), "%08X", a);
-	f = fopen("/proc/net/igmp", "r");
 	if (!f)
-		die("/proc/net/igmp");
+		die(file);
 	while (fgets(line, sizeof(line), f))
 		if (strstr(line, want))
 			found = true;
@@ -286,24 +251,28 @@ static bool igmp_joined(const char *addr)
 	return found;
 }
 
-/* Has the netdev joined the IPv6 group g, per /proc/net/igmp6? */
+/* Has the netdev of the device joined addr (dotted)? */
+static bool igmp_joined(const char *addr)
+{
+	char want[16];
+	uint32_t a;
+
+	if (inet_pton(AF_INET, addr, &a) != 1)
+		die("inet_pton");
+	/* The kernel prints the group's network-order word as a number. */
+	snprintf(want, sizeof(want), "%08X", a);
+	return proc_lists("/proc/net/igmp", want);
+}
+
+/* Has the netdev joined the IPv6 group g (32 hex digits in igmp6)? */
 static bool mld_joined(const union ibv_gid *g)
 {
-	char line[256], want[33];
-	bool found = false;
-	FILE *f;
+	char want[33];
 	int i;
 
 	for (i = 0; i < 16; i++)
 		sprintf(want + 2 * i, "%02x", g->raw[i]);
-	f = fopen("/proc/net/igmp6", "r");
-	if (!f)
-		die("/proc/net/igmp6");
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, want))
-			found = true;
-	fclose(f);
-	return found;
+	return proc_lists("/proc/net/igmp6", want);
 }
 
 /* The members m1 and m2 in an IPv6 group, sent to from the GID gid6_index. */
@@ -319,7 +288,7 @@ static void ipv6_group(struct end *snd, struct end *m1, struct end *m2,
 	memset(&mgid6, 0, sizeof(mgid6));
 	if (inet_pton(AF_INET6, GROUP6, mgid6.raw) != 1)
 		die("inet_pton");
-	check(!ibv_attach_mcast(m1->qp, &mgid6, 0) &&
+	vu_check(&failures, !ibv_attach_mcast(m1->qp, &mgid6, 0) &&
 	      !ibv_attach_mcast(m2->qp, &mgid6, 0) && mld_joined(&mgid6),
 	      "two QPs attach to " GROUP6 ", the netdev joined it (MLD)");
 	ah6 = make_ah(&mgid6, gid6_index);
@@ -327,37 +296,11 @@ static void ipv6_group(struct end *snd, struct end *m1, struct end *m2,
 	     IBV_WC_SUCCESS &&
 	     got(m1, snd, payload + 4, 1000, &gid6, &mgid6) &&
 	     got(m2, snd, payload + 4, 1000, &gid6, &mgid6);
-	check(ok, "a datagram to " GROUP6 " reaches both members whole");
-	check(!ibv_detach_mcast(m1->qp, &mgid6, 0) &&
+	vu_check(&failures, ok, "a datagram to " GROUP6 " reaches both members whole");
+	vu_check(&failures, !ibv_detach_mcast(m1->qp, &mgid6, 0) &&
 	      !ibv_detach_mcast(m2->qp, &mgid6, 0) && !mld_joined(&mgid6),
 	      "the last detach leaves " GROUP6);
 	ibv_destroy_ah(ah6);
-}
-
-static long long counter(const char *name)
-{
-	char path[256];
-	long long v;
-	FILE *f;
-
-	snprintf(path, sizeof(path),
-		 "/sys/class/infiniband/%s/ports/1/hw_counters/%s", dev, name);
-	f = fopen(path, "r");
-	if (!f || fscanf(f, "%lld", &v) != 1)
-		die("a hw_counters file is unreadable");
-	fclose(f);
-	return v;
-}
-
-static bool counter_reaches(const char *name, long long want)
-{
-	double end = now_s() + 5;
-
-	do {
-		if (counter(name) >= want)
-			return true;
-	} while (now_s() < end);
-	return false;
 }
 
 /* A group takes max_mcast_qp_attach QPs, no more; attached, a QP stays. */
@@ -375,16 +318,16 @@ static void limits(uint32_t max_attach)
 		qps[i] = ud_qp(cq, 1);
 	for (i = 0; i < max_attach; i++)
 		all &= !ibv_attach_mcast(qps[i], &full_mgid, 0);
-	check(all, "a group takes max_mcast_qp_attach QPs");
+	vu_check(&failures, all, "a group takes max_mcast_qp_attach QPs");
 	err = ibv_attach_mcast(qps[max_attach], &full_mgid, 0);
-	check(err == ENOMEM, "one QP more is refused with ENOMEM");
+	vu_check(&failures, err == ENOMEM, "one QP more is refused with ENOMEM");
 	err = ibv_destroy_qp(qps[0]);
 	busy = err == EBUSY;
-	check(busy, "an attached QP cannot be destroyed (EBUSY)");
+	vu_check(&failures, busy, "an attached QP cannot be destroyed (EBUSY)");
 	for (i = 0; i < max_attach; i++)
 		if (ibv_detach_mcast(qps[i], &full_mgid, 0))
 			die("ibv_detach_mcast");
-	check(!igmp_joined(GROUP_FULL), "the last detach left " GROUP_FULL);
+	vu_check(&failures, !igmp_joined(GROUP_FULL), "the last detach left " GROUP_FULL);
 	for (i = busy ? 0 : 1; i <= max_attach; i++)
 		if (ibv_destroy_qp(qps[i]))
 			die("ibv_destroy_qp");
@@ -441,19 +384,19 @@ int main(int argc, char **argv)
 	group_ah = make_ah(&mgid, gid_index);
 	host_ah = make_ah(&gid, gid_index);
 
-	check(!ibv_attach_mcast(m1.qp, &mgid, 0) &&
+	vu_check(&failures, !ibv_attach_mcast(m1.qp, &mgid, 0) &&
 	      !ibv_attach_mcast(m2.qp, &mgid, 0) &&
 	      !ibv_attach_mcast(m2.qp, &mgid, 0),
 	      "two QPs attach to " GROUP ", one of them twice");
-	check(igmp_joined(GROUP), "the netdev joined " GROUP);
+	vu_check(&failures, igmp_joined(GROUP), "the netdev joined " GROUP);
 	bad_gid = gid;
-	check(ibv_attach_mcast(m1.qp, &bad_gid, 0) == EINVAL,
+	vu_check(&failures, ibv_attach_mcast(m1.qp, &bad_gid, 0) == EINVAL,
 	      "attaching to a unicast GID fails with EINVAL");
 	rc_cq = ibv_create_cq(ctx, 1, NULL, NULL, 0);
 	rc = rc_cq ? vu_rc_qp(pd, rc_cq, 1) : NULL;
 	if (!rc)
 		die("an RC QP");
-	check(ibv_attach_mcast(rc, &mgid, 0) == EINVAL,
+	vu_check(&failures, ibv_attach_mcast(rc, &mgid, 0) == EINVAL,
 	      "attaching an RC QP fails with EINVAL");
 	ibv_destroy_qp(rc);
 	ibv_destroy_cq(rc_cq);
@@ -466,23 +409,23 @@ int main(int argc, char **argv)
 		     got(&m1, &snd, payload, len, &gid, &mgid) &&
 		     got(&m2, &snd, payload, len, &gid, &mgid);
 	}
-	check(ok, "datagrams of 1 byte to the path MTU reach both members whole");
+	vu_check(&failures, ok, "datagrams of 1 byte to the path MTU reach both members whole");
 
 	{
-		long long before = counter("drop_access");
+		long long before = vu_counter(dev, "drop_access");
 
 		ok = send_to(&snd, group_ah, MCAST_QPN, QKEY + 1, payload, 64) ==
 		     IBV_WC_SUCCESS &&
-		     counter_reaches("drop_access", before + 2);
+		     vu_counter_reaches(dev, "drop_access", before + 2, 5);
 		/* Then a good one: the first either member sees. */
 		ok = ok && send_to(&snd, group_ah, MCAST_QPN, QKEY, payload + 1,
 				   64) == IBV_WC_SUCCESS &&
 		     got(&m1, &snd, payload + 1, 64, &gid, &mgid) &&
 		     got(&m2, &snd, payload + 1, 64, &gid, &mgid);
-		check(ok, "another Q_Key reaches neither member (drop_access +2)");
+		vu_check(&failures, ok, "another Q_Key reaches neither member (drop_access +2)");
 	}
 
-	check(send_to(&snd, host_ah, MCAST_QPN, QKEY, payload, 64) ==
+	vu_check(&failures, send_to(&snd, host_ah, MCAST_QPN, QKEY, payload, 64) ==
 	      IBV_WC_LOC_QP_OP_ERR,
 	      "the multicast QPN to a unicast address completes in error");
 	{
@@ -492,17 +435,17 @@ int main(int argc, char **argv)
 			die("SQE back to RTS");
 	}
 
-	check(!ibv_detach_mcast(m2.qp, &mgid, 0), "the second member detaches");
+	vu_check(&failures, !ibv_detach_mcast(m2.qp, &mgid, 0), "the second member detaches");
 	ok = send_to(&snd, group_ah, MCAST_QPN, QKEY, payload + 2, 100) ==
 	     IBV_WC_SUCCESS &&
 	     got(&m1, &snd, payload + 2, 100, &gid, &mgid) &&
 	     send_to(&snd, host_ah, m2.qp->qp_num, QKEY, payload + 3, 100) ==
 	     IBV_WC_SUCCESS &&
 	     got(&m2, &snd, payload + 3, 100, &gid, &gid);
-	check(ok, "a detached QP gets no more of the group's datagrams");
-	check(ibv_detach_mcast(m2.qp, &mgid, 0) == EINVAL,
+	vu_check(&failures, ok, "a detached QP gets no more of the group's datagrams");
+	vu_check(&failures, ibv_detach_mcast(m2.qp, &mgid, 0) == EINVAL,
 	      "detaching it again fails with EINVAL");
-	check(!ibv_detach_mcast(m1.qp, &mgid, 0) && !igmp_joined(GROUP),
+	vu_check(&failures, !ibv_detach_mcast(m1.qp, &mgid, 0) && !igmp_joined(GROUP),
 	      "the last detach leaves " GROUP);
 
 	if (argc == 4)

@@ -333,34 +333,6 @@ static void check_inline(struct end *a, struct end *b)
 		 "48 bytes of inline data arrive");
 }
 
-static long long counter(const char *name)
-{
-	char path[256];
-	long long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/1/hw_counters/%s",
-		 dev, name);
-	f = fopen(path, "r");
-	if (!f || fscanf(f, "%lld", &v) != 1)
-		die("a hw_counters file is unreadable");
-	fclose(f);
-	return v;
-}
-
-/* name reaches at least want within 5 s (sysfs rereads every 10 ms). */
-static bool counter_reaches(const char *name, long long want)
-{
-	double end = now_s() + 5;
-
-	do {
-		if (counter(name) >= want)
-			return true;
-		nanosleep(&(struct timespec){ 0, 20 * 1000 * 1000 }, NULL);
-	} while (now_s() < end);
-	return false;
-}
-
 /* A datagram with another Q_Key, then one with the QP's: the first is
  * dropped and counted, the receive WQE takes the second (the path is one
  * queue, in order).
@@ -369,7 +341,7 @@ static void check_qkey(struct end *a, struct end *b)
 {
 	uint64_t s1 = next_id++, s2 = next_id++, rid = next_id++;
 	struct ibv_sge ss = sge_at(0, 64), rs = sge_at(BUF / 2, GRH + 64);
-	long long before = counter("drop_access");
+	long long before = vu_counter(dev, "drop_access");
 	bool ok;
 
 	fill(0, 64);
@@ -379,7 +351,7 @@ static void check_qkey(struct end *a, struct end *b)
 	post_send(a, s2, &ss, 1, IBV_WR_SEND_WITH_IMM, 0, 2, b->qp->qp_num, QKEY);
 	ok = ok && send_done(a, s2, IBV_WC_SUCCESS) &&
 	     recv_done(b, a, rid, buf + BUF / 2, 64, true, 2, buf + BUF / 2 + GRH, buf) &&
-	     counter_reaches("drop_access", before + 1);
+	     vu_counter_reaches(dev, "drop_access", before + 1, 5);
 	vu_check(&failures, ok, "a datagram with a wrong Q_Key is dropped and counted");
 }
 
@@ -804,20 +776,20 @@ static void check_srq(struct end *a, struct end *b)
 	vu_check(&failures, ok, "SRQ: a WQE of 5 SGEs, its max_sge, one more than the RQs here: 500 bytes arrive in order");
 
 	/* Empty: the datagram is dropped, the next WQE takes the next one. */
-	before = counter("drop_backlog");
+	before = vu_counter(dev, "drop_backlog");
 	sid = next_id++;
 	ss.length = 64;
 	fill(0, 64);
 	post_send(a, sid, &ss, 1, IBV_WR_SEND_WITH_IMM, 0, 1, x.qp->qp_num, QKEY);
 	ok = send_done(a, sid, IBV_WC_SUCCESS) &&
-	     counter_reaches("drop_backlog", before + 1);
+	     vu_counter_reaches(dev, "drop_backlog", before + 1, 5);
 	id[5] = next_id++;
 	srq_post_slot(srq, id[5], 0, GRH + 64);
 	ok = ok && srq_send(a, &x, id[5], 0, 64);
 	vu_check(&failures, ok, "SRQ: empty, it drops the datagram (drop_backlog); the next lands");
 
 	/* Too small: class E, the WQE completes in error, the QP goes on. */
-	before = counter("drop_access");
+	before = vu_counter(dev, "drop_access");
 	id[6] = next_id++;
 	id[7] = next_id++;
 	srq_post_slot(srq, id[6], 0, GRH + 10);
@@ -833,7 +805,7 @@ static void check_srq(struct end *a, struct end *b)
 	}
 	ok = ok && qp_state(y.qp) == IBV_QPS_RTS &&
 	     srq_send(a, &y, id[7], 1, 100) &&
-	     counter_reaches("drop_access", before + 1);
+	     vu_counter_reaches(dev, "drop_access", before + 1, 5);
 	vu_check(&failures, ok, "SRQ: a WQE too small for the datagram: IBV_WC_LOC_LEN_ERR, the QP stays in RTS");
 
 	/* Limit 2 over 3 WQEs: the event comes when the second is taken. */

@@ -226,6 +226,40 @@ static inline struct ibv_wc vu_wait_wc(struct ibv_cq *cq, int seconds)
 	return wc;
 }
 
+/* Counter name of port 1 of the device dev (hw_counters); exits if it
+ * cannot be read.
+ */
+static inline long long vu_counter(const char *dev, const char *name)
+{
+	char path[256];
+	long long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path),
+		 "/sys/class/infiniband/%s/ports/1/hw_counters/%s", dev, name);
+	f = fopen(path, "r");
+	if (!f || fscanf(f, "%lld", &v) != 1)
+		vu_die("a hw_counters file is unreadable");
+	fclose(f);
+	return v;
+}
+
+/* Counter name of dev reaches at least want within seconds (sysfs
+ * rereads every 10 ms).
+ */
+static inline int vu_counter_reaches(const char *dev, const char *name,
+				     long long want, int seconds)
+{
+	time_t end = time(NULL) + seconds;
+
+	do {
+		if (vu_counter(dev, name) >= want)
+			return 1;
+		nanosleep(&(struct timespec){ 0, 20 * 1000 * 1000 }, NULL);
+	} while (time(NULL) < end);
+	return 0;
+}
+
 /* "ok: what" or "FAIL: what" on stdout; counts failures in *failures. */
 static inline void vu_check(int *failures, int ok, const char *what)
 {
