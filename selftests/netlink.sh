@@ -300,6 +300,10 @@ sys.exit(not (q["kind"] == "uet" and q["options"]["limit"] == 105000))'
 	step "uet tune ... apply d0: tc set d0's qdisc as printed" tuned
 	step_fails "uet tune ... apply to a netdev that does not exist fails" \
 		in_ns a "$UET" tune rate 40mbit rtt 21ms apply nosuchdev
+	# Its qdisc holds sch_uet: gone with d0 now, the module unloads at
+	# the end, before namespace a (whose teardown waits for uet0's)
+	# would let it go.
+	step "d0 deleted" ns_ip a link del d0
 fi
 
 # The peer goes away mid-transfer: a's QP exhausts its retries.
