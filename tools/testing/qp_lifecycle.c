@@ -48,18 +48,7 @@
 #define REUSE_LEN	4096
 #define CQE_TIMEOUT	30
 
-struct side {
-	struct ibv_context *ctx;
-	struct ibv_pd *pd;
-	struct ibv_cq *cq;
-	struct ibv_mr *mr;
-	uint8_t *buf;
-	union ibv_gid gid;
-	int gid_index;
-	struct ibv_qp *qp;
-};
-
-static struct side a, b;
+static struct vu_side a, b;
 /* A's QP number of the moment, for the flood to connect to. */
 static pthread_mutex_t a_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t a_qpn;
@@ -77,25 +66,7 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void side_init(struct side *s, const char *dev, int gid_index)
-{
-	s->ctx = vu_open(dev);
-	s->gid_index = gid_index;
-	if (ibv_query_gid(s->ctx, 1, gid_index, &s->gid))
-		die("ibv_query_gid");
-	s->pd = ibv_alloc_pd(s->ctx);
-	s->cq = ibv_create_cq(s->ctx, CQ_DEPTH, NULL, NULL, 0);
-	s->buf = aligned_alloc(4096, BUF_LEN);
-	if (!s->pd || !s->cq || !s->buf)
-		die("ibv_alloc_pd, ibv_create_cq or aligned_alloc");
-	memset(s->buf, 0, BUF_LEN);
-	s->mr = ibv_reg_mr(s->pd, s->buf, BUF_LEN, IBV_ACCESS_LOCAL_WRITE |
-			   IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
-	if (!s->mr)
-		die("ibv_reg_mr");
-}
-
-static struct ibv_qp *qp_create(struct side *s)
+static struct ibv_qp *qp_create(struct vu_side *s)
 {
 	return vu_rc_qp(s->pd, s->cq, 64);
 }
@@ -107,8 +78,8 @@ static int to_state(struct ibv_qp *qp, enum ibv_qp_state st)
 	return ibv_modify_qp(qp, &attr, IBV_QP_STATE);
 }
 
-static void av_fill(struct ibv_ah_attr *ah, const struct side *s,
-		    const struct side *peer, uint32_t flow_label)
+static void av_fill(struct ibv_ah_attr *ah, const struct vu_side *s,
+		    const struct vu_side *peer, uint32_t flow_label)
 {
 	memset(ah, 0, sizeof(*ah));
 	ah->is_global = 1;
@@ -122,7 +93,7 @@ static void av_fill(struct ibv_ah_attr *ah, const struct side *s,
 /* RESET -> INIT -> RTR -> RTS towards the peer's QP number peer_qpn.
  * Short timeouts and few retries: a QP whose peer went away fails soon.
  */
-static int qp_connect(struct side *s, const struct side *peer,
+static int qp_connect(struct vu_side *s, const struct vu_side *peer,
 		      uint32_t peer_qpn)
 {
 	struct vu_conn c = vu_conn(peer_qpn, &peer->gid, s->gid_index,
@@ -137,7 +108,7 @@ static int qp_connect(struct side *s, const struct side *peer,
 }
 
 /* A SEND, or an RDMA WRITE to the same offset of the peer's region. */
-static int post_op(struct side *s, const struct side *peer,
+static int post_op(struct vu_side *s, const struct vu_side *peer,
 		   enum ibv_wr_opcode op, uint64_t id, size_t off, uint32_t len)
 {
 	struct ibv_sge sge = {
@@ -157,13 +128,13 @@ static int post_op(struct side *s, const struct side *peer,
 	return ibv_post_send(s->qp, &wr, &bad);
 }
 
-static int post_write(struct side *s, const struct side *peer, uint64_t id,
-		      size_t off, uint32_t len)
+static int post_write(struct vu_side *s, const struct vu_side *peer,
+		      uint64_t id, size_t off, uint32_t len)
 {
 	return post_op(s, peer, IBV_WR_RDMA_WRITE, id, off, len);
 }
 
-static int post_recv(struct side *s, uint64_t id, size_t off, uint32_t len)
+static int post_recv(struct vu_side *s, uint64_t id, size_t off, uint32_t len)
 {
 	struct ibv_sge sge = {
 		.addr = (uintptr_t)s->buf + off,
@@ -337,7 +308,7 @@ static unsigned long mode_destroy(double end)
 }
 
 /* Wait for n successful completions on s; false on an error or timeout. */
-static bool reap(struct side *s, int n)
+static bool reap(struct vu_side *s, int n)
 {
 	double end = now() + CQE_TIMEOUT;
 	struct ibv_wc wc;
@@ -414,8 +385,12 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	mode = argv[5];
-	side_init(&a, argv[1], atoi(argv[2]));
-	side_init(&b, argv[3], atoi(argv[4]));
+	vu_side_open(&a, argv[1], atoi(argv[2]), CQ_DEPTH);
+	vu_side_buf(&a, BUF_LEN, 0, 0, BUF_LEN, IBV_ACCESS_LOCAL_WRITE |
+		    IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
+	vu_side_open(&b, argv[3], atoi(argv[4]), CQ_DEPTH);
+	vu_side_buf(&b, BUF_LEN, 0, 0, BUF_LEN, IBV_ACCESS_LOCAL_WRITE |
+		    IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
 	a.qp = qp_create(&a);
 	b.qp = qp_create(&b);
 	if (!a.qp || !b.qp)
@@ -444,10 +419,7 @@ int main(int argc, char **argv)
 	printf("%s: %lu cycles of QP A, %lu from the error state\n", mode,
 	       cycles, a_errors);
 	if (ibv_destroy_qp(a.qp) || ibv_destroy_qp(b.qp) ||
-	    ibv_dereg_mr(a.mr) || ibv_dereg_mr(b.mr) ||
-	    ibv_destroy_cq(a.cq) || ibv_destroy_cq(b.cq) ||
-	    ibv_dealloc_pd(a.pd) || ibv_dealloc_pd(b.pd) ||
-	    ibv_close_device(a.ctx) || ibv_close_device(b.ctx))
+	    vu_side_close(&a) || vu_side_close(&b))
 		die("teardown");
 	return 0;
 }

@@ -39,17 +39,6 @@
 /* IB_UVERBS_DEVICE_ATOMIC_WRITE (Linux 6.2's ib_user_verbs.h). */
 #define DEVICE_ATOMIC_WRITE	(1ULL << 40)
 
-struct side {
-	struct ibv_context *ctx;
-	struct ibv_pd *pd;
-	struct ibv_cq *cq;
-	struct ibv_mr *mr;
-	uint8_t *buf;
-	union ibv_gid gid;
-	int gid_index;
-	struct ibv_qp *qp;
-};
-
 static int failures;
 
 static void check(bool ok, const char *what)
@@ -59,26 +48,8 @@ static void check(bool ok, const char *what)
 
 #define die vu_die
 
-static void side_init(struct side *s, const char *dev, int gid_index)
-{
-	s->gid_index = gid_index;
-	s->ctx = vu_open(dev);
-	if (ibv_query_gid(s->ctx, 1, gid_index, &s->gid))
-		die("ibv_query_gid");
-	s->pd = ibv_alloc_pd(s->ctx);
-	s->cq = ibv_create_cq(s->ctx, 16, NULL, NULL, 0);
-	s->buf = aligned_alloc(PAGE, REGION_LEN);
-	if (!s->pd || !s->cq || !s->buf)
-		die("ibv_alloc_pd, ibv_create_cq or aligned_alloc");
-	memset(s->buf, 0, REGION_LEN);
-	s->mr = ibv_reg_mr(s->pd, s->buf, REGION_LEN,
-			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
-	if (!s->mr)
-		die("ibv_reg_mr");
-}
-
 /* An RC QP that takes RDMA WRITE and ATOMIC WRITE through ibv_wr_*. */
-static struct ibv_qp *qp_ex(struct side *s)
+static struct ibv_qp *qp_ex(struct vu_side *s)
 {
 	struct ibv_qp_init_attr_ex init = {
 		.send_cq = s->cq,
@@ -96,7 +67,7 @@ static struct ibv_qp *qp_ex(struct side *s)
 	return ibv_create_qp_ex(s->ctx, &init);
 }
 
-static void pair_new(struct side *a, struct side *b)
+static void pair_new(struct vu_side *a, struct vu_side *b)
 {
 	struct vu_conn c;
 
@@ -117,28 +88,10 @@ static void pair_new(struct side *a, struct side *b)
 		die("B: INIT, RTR or RTS");
 }
 
-/* The next completion of cq, or a status of -1 after TIMEOUT_S. */
-static struct ibv_wc wait_wc(struct ibv_cq *cq)
-{
-	time_t end = time(NULL) + TIMEOUT_S;
-	struct ibv_wc wc = { .status = -1 };
-	int n;
-
-	while (time(NULL) < end) {
-		n = ibv_poll_cq(cq, 1, &wc);
-		if (n < 0)
-			break;
-		if (n)
-			return wc;
-	}
-	wc.status = -1;
-	return wc;
-}
-
 /* Post, through the ibv_wr_* API: the round's WRITE of DATA_LEN bytes
  * (unless write is false), then ATOMIC WRITE of value at raddr.
  */
-static void post(struct side *a, bool write, uint64_t raddr, uint32_t rkey,
+static void post(struct vu_side *a, bool write, uint64_t raddr, uint32_t rkey,
 		 uint64_t value)
 {
 	struct ibv_qp_ex *qpx = ibv_qp_to_qp_ex(a->qp);
@@ -156,7 +109,7 @@ static void post(struct side *a, bool write, uint64_t raddr, uint32_t rkey,
 }
 
 /* B's flag word, read as a reader on B's host reads it. */
-static uint64_t flag(const struct side *b, size_t off)
+static uint64_t flag(const struct vu_side *b, size_t off)
 {
 	return __atomic_load_n((const uint64_t *)(b->buf + off),
 			       __ATOMIC_ACQUIRE);
@@ -168,7 +121,7 @@ static uint8_t pattern(unsigned int round, size_t i)
 }
 
 /* One round: true if the data was whole when the flag said round. */
-static bool round_trip(struct side *a, struct side *b, unsigned int round,
+static bool round_trip(struct vu_side *a, struct vu_side *b, unsigned int round,
 		       bool *completed)
 {
 	static uint8_t seen[DATA_LEN];
@@ -188,8 +141,8 @@ static bool round_trip(struct side *a, struct side *b, unsigned int round,
 		whole = false;
 	for (i = 0; whole && i < DATA_LEN; i++)
 		whole = seen[i] == pattern(round, i);
-	w1 = wait_wc(a->cq);
-	w2 = wait_wc(a->cq);
+	w1 = vu_wait_wc(a->cq, TIMEOUT_S);
+	w2 = vu_wait_wc(a->cq, TIMEOUT_S);
 	*completed = w1.status == IBV_WC_SUCCESS && w1.wr_id == 1 &&
 		     w1.opcode == IBV_WC_RDMA_WRITE &&
 		     w2.status == IBV_WC_SUCCESS && w2.wr_id == 2 &&
@@ -201,7 +154,7 @@ int main(int argc, char **argv)
 {
 	struct ibv_device_attr_ex dattr = {};
 	unsigned int round, rounds, whole = 0, completed = 0;
-	struct side a = { 0 }, b = { 0 };
+	struct vu_side a = { 0 }, b = { 0 };
 	struct ibv_mr *ro;
 	struct ibv_wc wc;
 	char what[128];
@@ -214,8 +167,12 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	rounds = atoi(argv[5]);
-	side_init(&a, argv[1], atoi(argv[2]));
-	side_init(&b, argv[3], atoi(argv[4]));
+	vu_side_open(&a, argv[1], atoi(argv[2]), 16);
+	vu_side_buf(&a, REGION_LEN, 0, 0, REGION_LEN,
+		    IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+	vu_side_open(&b, argv[3], atoi(argv[4]), 16);
+	vu_side_buf(&b, REGION_LEN, 0, 0, REGION_LEN,
+		    IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
 	check(!ibv_query_device_ex(a.ctx, NULL, &dattr) &&
 	      (dattr.device_cap_flags_ex & DEVICE_ATOMIC_WRITE),
 	      "query_device_ex reports ATOMIC WRITE");
@@ -239,7 +196,7 @@ int main(int argc, char **argv)
 	memset(b.buf + FLAG_OFF, 0x5a, 16);
 	post(&a, false, (uintptr_t)b.buf + FLAG_OFF + 4, b.mr->rkey,
 	     UINT64_MAX);
-	wc = wait_wc(a.cq);
+	wc = vu_wait_wc(a.cq, TIMEOUT_S);
 	check(wc.status == IBV_WC_REM_INV_REQ_ERR,
 	      "ATOMIC WRITE to an address not 8-byte aligned: remote invalid request");
 	check(b.buf[FLAG_OFF] == 0x5a && b.buf[FLAG_OFF + 15] == 0x5a &&
@@ -251,20 +208,15 @@ int main(int argc, char **argv)
 		die("ibv_reg_mr");
 	pair_new(&a, &b);
 	post(&a, false, (uintptr_t)b.buf + FLAG_OFF, ro->rkey, UINT64_MAX);
-	wc = wait_wc(a.cq);
+	wc = vu_wait_wc(a.cq, TIMEOUT_S);
 	check(wc.status == IBV_WC_REM_ACCESS_ERR,
 	      "ATOMIC WRITE through a region without remote write: remote access error");
 	check(b.buf[FLAG_OFF] == 0x5a,
 	      "the refused ATOMIC WRITE changed no byte");
 
 	if (ibv_destroy_qp(a.qp) || ibv_destroy_qp(b.qp) || ibv_dereg_mr(ro) ||
-	    ibv_dereg_mr(a.mr) || ibv_dereg_mr(b.mr) ||
-	    ibv_destroy_cq(a.cq) || ibv_destroy_cq(b.cq) ||
-	    ibv_dealloc_pd(a.pd) || ibv_dealloc_pd(b.pd) ||
-	    ibv_close_device(a.ctx) || ibv_close_device(b.ctx))
+	    vu_side_close(&a) || vu_side_close(&b))
 		die("teardown");
-	free(a.buf);
-	free(b.buf);
 	printf("%d checks failed\n", failures);
 	return failures ? 1 : 0;
 }

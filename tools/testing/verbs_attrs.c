@@ -51,14 +51,7 @@
 			 DEVICE_ATOMIC_WRITE)
 
 struct side {
-	struct ibv_context *ctx;
-	struct ibv_pd *pd;
-	struct ibv_cq *cq;
-	struct ibv_mr *mr;
-	uint8_t *buf;
-	union ibv_gid gid;
-	int gid_index;
-	struct ibv_qp *qp;
+	struct vu_side v;
 	struct ibv_device_attr_ex dx;
 	struct ibv_port_attr port;
 };
@@ -86,23 +79,13 @@ static int failures;
 
 static void side_init(struct side *s, const char *dev, int gid_index)
 {
-	s->gid_index = gid_index;
-	s->ctx = vu_open(dev);
-	if (ibv_query_gid(s->ctx, 1, gid_index, &s->gid))
-		die("ibv_query_gid");
-	if (ibv_query_device_ex(s->ctx, NULL, &s->dx) ||
-	    ibv_query_port(s->ctx, 1, &s->port))
+	vu_side_open(&s->v, dev, gid_index, 16);
+	if (ibv_query_device_ex(s->v.ctx, NULL, &s->dx) ||
+	    ibv_query_port(s->v.ctx, 1, &s->port))
 		die("ibv_query_device_ex or ibv_query_port");
-	s->pd = ibv_alloc_pd(s->ctx);
-	s->cq = ibv_create_cq(s->ctx, 16, NULL, NULL, 0);
-	s->buf = aligned_alloc(PAGE, BUF_LEN);
-	if (!s->pd || !s->cq || !s->buf)
-		die("ibv_alloc_pd, ibv_create_cq or aligned_alloc");
-	s->mr = ibv_reg_mr(s->pd, s->buf, BUF_LEN, IBV_ACCESS_LOCAL_WRITE |
-			   IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
-			   IBV_ACCESS_REMOTE_ATOMIC);
-	if (!s->mr)
-		die("ibv_reg_mr");
+	vu_side_buf(&s->v, BUF_LEN, 0, 0, BUF_LEN, IBV_ACCESS_LOCAL_WRITE |
+		    IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
+		    IBV_ACCESS_REMOTE_ATOMIC);
 }
 
 /* No attribute says it: rdma_rxe's RXE_MAX_INLINE_DATA, the WQE's SGE
@@ -169,17 +152,17 @@ static void cq_limits(struct side *s)
 	struct ibv_cq *cq;
 	int err;
 
-	cq = ibv_create_cq(s->ctx, max, NULL, NULL, 0);
+	cq = ibv_create_cq(s->v.ctx, max, NULL, NULL, 0);
 	check(cq && cq->cqe == max, "max_cqe %d: a CQ asked at it has %d", max,
 	      cq ? cq->cqe : -1);
 	if (cq)
 		ibv_destroy_cq(cq);
-	cq = ibv_create_cq(s->ctx, max + 1, NULL, NULL, 0);
+	cq = ibv_create_cq(s->v.ctx, max + 1, NULL, NULL, 0);
 	refused(!cq, errno, "max_cqe + 1: ibv_create_cq");
 	if (cq)
 		ibv_destroy_cq(cq);
 
-	cq = ibv_create_cq(s->ctx, 1, NULL, NULL, 0);
+	cq = ibv_create_cq(s->v.ctx, 1, NULL, NULL, 0);
 	if (!cq)
 		die("ibv_create_cq");
 	err = ibv_resize_cq(cq, max);
@@ -204,12 +187,12 @@ static struct ibv_qp *qp_with(struct side *s, enum ibv_qp_type type,
 			      struct ibv_qp_cap *cap)
 {
 	struct ibv_qp_init_attr init = {
-		.send_cq = s->cq,
-		.recv_cq = s->cq,
+		.send_cq = s->v.cq,
+		.recv_cq = s->v.cq,
 		.cap = *cap,
 		.qp_type = type,
 	};
-	struct ibv_qp *qp = ibv_create_qp(s->pd, &init);
+	struct ibv_qp *qp = ibv_create_qp(s->v.pd, &init);
 
 	if (qp)
 		*cap = init.cap;
@@ -269,35 +252,35 @@ static void srq_limits(struct side *s)
 	struct ibv_srq *srq;
 	int err;
 
-	srq = ibv_create_srq(s->pd, &si);
+	srq = ibv_create_srq(s->v.pd, &si);
 	check(srq && si.attr.max_wr == (uint32_t)a->max_srq_wr,
 	      "max_srq_wr %d: an SRQ asked at it has %u", a->max_srq_wr,
 	      srq ? si.attr.max_wr : 0);
 	if (srq)
 		ibv_destroy_srq(srq);
 	si.attr.max_wr = a->max_srq_wr + 1;
-	srq = ibv_create_srq(s->pd, &si);
+	srq = ibv_create_srq(s->v.pd, &si);
 	refused(!srq, errno, "max_srq_wr + 1: ibv_create_srq");
 	if (srq)
 		ibv_destroy_srq(srq);
 
 	si.attr.max_wr = 16;
 	si.attr.max_sge = a->max_srq_sge;
-	srq = ibv_create_srq(s->pd, &si);
+	srq = ibv_create_srq(s->v.pd, &si);
 	check(srq && si.attr.max_sge == (uint32_t)a->max_srq_sge,
 	      "max_srq_sge %d: an SRQ asked at it has %u", a->max_srq_sge,
 	      srq ? si.attr.max_sge : 0);
 	if (srq)
 		ibv_destroy_srq(srq);
 	si.attr.max_sge = a->max_srq_sge + 1;
-	srq = ibv_create_srq(s->pd, &si);
+	srq = ibv_create_srq(s->v.pd, &si);
 	refused(!srq, errno, "max_srq_sge + 1: ibv_create_srq");
 	if (srq)
 		ibv_destroy_srq(srq);
 
 	/* IBV_DEVICE_SRQ_RESIZE: ibv_modify_srq() grows a queue. */
 	si.attr.max_sge = 1;
-	srq = ibv_create_srq(s->pd, &si);
+	srq = ibv_create_srq(s->v.pd, &si);
 	if (!srq)
 		die("ibv_create_srq");
 	sa.max_wr = a->max_srq_wr;
@@ -324,7 +307,7 @@ static enum ibv_qp_state qp_state(struct ibv_qp *qp)
 	return attr.qp_state;
 }
 
-/* An RC QP of s on s->cq with every SGE the device allows. */
+/* An RC QP of s on s->v.cq with every SGE the device allows. */
 static struct ibv_qp *rc_qp(struct side *s)
 {
 	struct ibv_qp_cap cap = {
@@ -341,7 +324,7 @@ static struct ibv_qp *rc_qp(struct side *s)
 static struct vu_conn conn_to(const struct side *s, const struct side *peer,
 			      uint32_t peer_qpn)
 {
-	return vu_conn(peer_qpn, &peer->gid, s->gid_index,
+	return vu_conn(peer_qpn, &peer->v.gid, s->v.gid_index,
 		       IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
 		       IBV_ACCESS_REMOTE_ATOMIC);
 }
@@ -401,13 +384,13 @@ static void port_table_limits(struct side *s)
 	union ibv_gid gid;
 	uint16_t pkey;
 
-	check(!ibv_query_pkey(s->ctx, 1, s->port.pkey_tbl_len - 1, &pkey) &&
+	check(!ibv_query_pkey(s->v.ctx, 1, s->port.pkey_tbl_len - 1, &pkey) &&
 	      pkey == 0xffff &&
-	      ibv_query_pkey(s->ctx, 1, s->port.pkey_tbl_len, &pkey),
+	      ibv_query_pkey(s->v.ctx, 1, s->port.pkey_tbl_len, &pkey),
 	      "pkey_tbl_len %u: the last P_Key is the default, none past it",
 	      s->port.pkey_tbl_len);
-	check(!ibv_query_gid(s->ctx, 1, gids - 1, &gid) &&
-	      ibv_query_gid(s->ctx, 1, gids, &gid),
+	check(!ibv_query_gid(s->v.ctx, 1, gids - 1, &gid) &&
+	      ibv_query_gid(s->v.ctx, 1, gids, &gid),
 	      "gid_tbl_len %d: the last GID index can be read, none past it",
 	      gids);
 }
@@ -430,13 +413,13 @@ static void mr_size_limit(struct side *s)
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
 		die("mmap");
-	mr = ibv_reg_mr(s->pd, p, max, IBV_ACCESS_LOCAL_WRITE);
+	mr = ibv_reg_mr(s->v.pd, p, max, IBV_ACCESS_LOCAL_WRITE);
 	check(!mr && errno != EINVAL,
 	      "max_mr_size %#llx: a region of it passes the size check (%s)",
 	      (unsigned long long)max, mr ? "registered" : strerrorname_np(errno));
 	if (mr)
 		ibv_dereg_mr(mr);
-	mr = ibv_reg_mr(s->pd, p, max + 1, IBV_ACCESS_LOCAL_WRITE);
+	mr = ibv_reg_mr(s->v.pd, p, max + 1, IBV_ACCESS_LOCAL_WRITE);
 	refused(!mr, errno, "max_mr_size + 1: ibv_reg_mr");
 	if (mr)
 		ibv_dereg_mr(mr);
@@ -447,18 +430,18 @@ static void pair_new(struct side *a, struct side *b, uint8_t rnr_retry)
 {
 	struct vu_conn c;
 
-	if (a->qp && (ibv_destroy_qp(a->qp) || ibv_destroy_qp(b->qp)))
+	if (a->v.qp && (ibv_destroy_qp(a->v.qp) || ibv_destroy_qp(b->v.qp)))
 		die("ibv_destroy_qp");
-	vu_drain(a->cq);
-	vu_drain(b->cq);
-	a->qp = rc_qp(a);
-	b->qp = rc_qp(b);
-	c = conn_to(a, b, b->qp->qp_num);
+	vu_drain(a->v.cq);
+	vu_drain(b->v.cq);
+	a->v.qp = rc_qp(a);
+	b->v.qp = rc_qp(b);
+	c = conn_to(a, b, b->v.qp->qp_num);
 	c.rnr_retry = rnr_retry;
-	if (vu_rc_connect(a->qp, &c))
+	if (vu_rc_connect(a->v.qp, &c))
 		die("A: INIT, RTR or RTS");
-	c = conn_to(b, a, a->qp->qp_num);
-	if (vu_rc_connect(b->qp, &c))
+	c = conn_to(b, a, a->v.qp->qp_num);
+	if (vu_rc_connect(b->v.qp, &c))
 		die("B: INIT, RTR or RTS");
 }
 
@@ -469,12 +452,12 @@ static int run_wr(struct side *a, struct ibv_send_wr *wr)
 	int err;
 
 	wr->send_flags = IBV_SEND_SIGNALED;
-	err = ibv_post_send(a->qp, wr, &bad);
+	err = ibv_post_send(a->v.qp, wr, &bad);
 	if (err) {
 		printf("# ibv_post_send: %s\n", strerrorname_np(err));
 		return -1;
 	}
-	return vu_wait_wc(a->cq, CQE_TIMEOUT).status;
+	return vu_wait_wc(a->v.cq, CQE_TIMEOUT).status;
 }
 
 /* A READ into max_sge_rd SGEs, every other 8 bytes of A's buffer. */
@@ -486,29 +469,29 @@ static void read_sges(struct side *a, struct side *b)
 		.sg_list = sge,
 		.num_sge = n,
 		.opcode = IBV_WR_RDMA_READ,
-		.wr.rdma = { .remote_addr = (uintptr_t)b->buf,
-			     .rkey = b->mr->rkey },
+		.wr.rdma = { .remote_addr = (uintptr_t)b->v.buf,
+			     .rkey = b->v.mr->rkey },
 	}, *bad;
 	bool same = true;
 
 	if (!sge || (size_t)(n + 1) * 16 > BUF_LEN)
 		die("SGEs");
 	for (i = 0; i < n * 8; i++)
-		b->buf[i] = i * 7 + 1;
-	memset(a->buf, 0, BUF_LEN);
+		b->v.buf[i] = i * 7 + 1;
+	memset(a->v.buf, 0, BUF_LEN);
 	for (i = 0; i <= n; i++)
-		sge[i] = (struct ibv_sge){ .addr = (uintptr_t)a->buf + 16 * i,
-					   .length = 8, .lkey = a->mr->lkey };
+		sge[i] = (struct ibv_sge){ .addr = (uintptr_t)a->v.buf + 16 * i,
+					   .length = 8, .lkey = a->v.mr->lkey };
 	st = run_wr(a, &wr);
 	for (i = 0; i < n * 8; i++)
-		same &= a->buf[(i / 8) * 16 + i % 8] == b->buf[i];
+		same &= a->v.buf[(i / 8) * 16 + i % 8] == b->v.buf[i];
 	check(st == IBV_WC_SUCCESS && same,
 	      "max_sge_rd %d: a READ scattered to that many SGEs: %s, %s", n,
 	      st < 0 ? "no completion" : ibv_wc_status_str(st),
 	      same ? "bytes verified" : "bytes differ");
 	wr.num_sge = n + 1;
 	/* The rxe provider's refusal is -EINVAL, not the errno itself. */
-	st = abs(ibv_post_send(a->qp, &wr, &bad));
+	st = abs(ibv_post_send(a->v.qp, &wr, &bad));
 	refused(st, st, "max_sge_rd + 1: ibv_post_send of a READ");
 	free(sge);
 }
@@ -516,15 +499,16 @@ static void read_sges(struct side *a, struct side *b)
 /* atomic_cap IBV_ATOMIC_HCA: a fetch-and-add is carried out. */
 static void atomic_add(struct side *a, struct side *b)
 {
-	uint64_t *dst = (uint64_t *)(b->buf + PAGE), *old = (uint64_t *)a->buf;
+	uint64_t *dst = (uint64_t *)(b->v.buf + PAGE);
+	uint64_t *old = (uint64_t *)a->v.buf;
 	struct ibv_sge sge = { .addr = (uintptr_t)old, .length = 8,
-			       .lkey = a->mr->lkey };
+			       .lkey = a->v.mr->lkey };
 	struct ibv_send_wr wr = {
 		.sg_list = &sge,
 		.num_sge = 1,
 		.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD,
 		.wr.atomic = { .remote_addr = (uintptr_t)dst,
-			       .compare_add = 5, .rkey = b->mr->rkey },
+			       .compare_add = 5, .rkey = b->v.mr->rkey },
 	};
 	int st;
 
@@ -551,8 +535,8 @@ static void msg_size_limit(struct side *a, struct side *b)
 	struct ibv_send_wr wr = {
 		.sg_list = sge,
 		.opcode = IBV_WR_RDMA_WRITE,
-		.wr.rdma = { .remote_addr = (uintptr_t)b->buf,
-			     .rkey = b->mr->rkey },
+		.wr.rdma = { .remote_addr = (uintptr_t)b->v.buf,
+			     .rkey = b->v.mr->rkey },
 	};
 	struct ibv_mr *mr;
 	void *p;
@@ -565,7 +549,7 @@ static void msg_size_limit(struct side *a, struct side *b)
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	mr = p == MAP_FAILED ? NULL :
-	     ibv_reg_mr(a->pd, p, len, IBV_ACCESS_LOCAL_WRITE);
+	     ibv_reg_mr(a->v.pd, p, len, IBV_ACCESS_LOCAL_WRITE);
 	if (!sge || !mr)
 		die("a region for max_msg_sz");
 	for (; left; i++) {
@@ -590,8 +574,8 @@ static void msg_size_limit(struct side *a, struct side *b)
  */
 static void rnr_nak(struct side *a, struct side *b)
 {
-	struct ibv_sge sge = { .addr = (uintptr_t)a->buf, .length = 8,
-			       .lkey = a->mr->lkey };
+	struct ibv_sge sge = { .addr = (uintptr_t)a->v.buf, .length = 8,
+			       .lkey = a->v.mr->lkey };
 	struct ibv_send_wr wr = {
 		.sg_list = &sge,
 		.num_sge = 1,
@@ -615,17 +599,17 @@ static void ah_port(struct side *a)
 {
 	struct ibv_ah_attr attr = {
 		.is_global = 1,
-		.grh = { .dgid = a->gid, .sgid_index = a->gid_index,
+		.grh = { .dgid = a->v.gid, .sgid_index = a->v.gid_index,
 			 .hop_limit = 64 },
 		.port_num = 1,
 	};
 	struct ibv_ah *ah1, *ah2;
 	int err1, err2;
 
-	ah1 = ibv_create_ah(a->pd, &attr);
+	ah1 = ibv_create_ah(a->v.pd, &attr);
 	err1 = errno;
 	attr.port_num = 2;
-	ah2 = ibv_create_ah(a->pd, &attr);
+	ah2 = ibv_create_ah(a->v.pd, &attr);
 	err2 = errno;
 	check((a->dx.orig_attr.device_cap_flags &
 	       IBV_DEVICE_UD_AV_PORT_ENFORCE) && ah1 && !ah2,
@@ -648,8 +632,8 @@ static void flags(struct side *a)
 	      (unsigned long long)f, (unsigned long long)(f & ~FLAGS_CHECKED));
 	check((uint32_t)f == a->dx.orig_attr.device_cap_flags,
 	      "device_cap_flags is the low half of device_cap_flags_ex");
-	mw1 = ibv_alloc_mw(a->pd, IBV_MW_TYPE_1);
-	mw2 = ibv_alloc_mw(a->pd, IBV_MW_TYPE_2);
+	mw1 = ibv_alloc_mw(a->v.pd, IBV_MW_TYPE_1);
+	mw2 = ibv_alloc_mw(a->v.pd, IBV_MW_TYPE_2);
 	check((f & IBV_DEVICE_MEM_WINDOW) && (f & IBV_DEVICE_MEM_WINDOW_TYPE_2B) &&
 	      mw1 && mw2,
 	      "MEM_WINDOW, MEM_WINDOW_TYPE_2B: type 1 and type 2 windows allocated (verbs_mw uses them)");
@@ -669,13 +653,14 @@ static void flags(struct side *a)
 /* The next async event of s that is want, within EVENT_TIMEOUT. */
 static bool port_event(struct side *s, enum ibv_event_type want)
 {
-	struct pollfd pfd = { .fd = s->ctx->async_fd, .events = POLLIN };
+	struct pollfd pfd = { .fd = s->v.ctx->async_fd, .events = POLLIN };
 	time_t end = time(NULL) + EVENT_TIMEOUT;
 	struct ibv_async_event ev;
 	enum ibv_event_type type;
 
 	while (time(NULL) < end) {
-		if (poll(&pfd, 1, 1000) <= 0 || ibv_get_async_event(s->ctx, &ev))
+		if (poll(&pfd, 1, 1000) <= 0 ||
+		    ibv_get_async_event(s->v.ctx, &ev))
 			continue;
 		type = ev.event_type;
 		ibv_ack_async_event(&ev);
@@ -698,7 +683,7 @@ static void port_events(struct side *a, const char *ns, const char *dev)
 {
 	bool down, up;
 
-	vu_async_nonblock(a->ctx);
+	vu_async_nonblock(a->v.ctx);
 	down = link_set(ns, dev, "down") && port_event(a, IBV_EVENT_PORT_ERR);
 	up = link_set(ns, dev, "up") && port_event(a, IBV_EVENT_PORT_ACTIVE);
 	check((a->dx.orig_attr.device_cap_flags & IBV_DEVICE_PORT_ACTIVE_EVENT) &&

@@ -36,18 +36,6 @@
 #define LOCAL_BYTE	0x5a
 #define CQE_TIMEOUT	30
 
-struct side {
-	const char *name;
-	struct ibv_context *ctx;
-	struct ibv_pd *pd;
-	struct ibv_cq *cq;
-	struct ibv_mr *mr;
-	uint8_t *buf;
-	union ibv_gid gid;
-	int gid_index;
-	struct ibv_qp *qp;
-};
-
 static int failures;
 
 static void check(bool ok, const char *what)
@@ -57,32 +45,22 @@ static void check(bool ok, const char *what)
 
 #define die vu_die
 
-/* Device, PD, CQ and a registered region at MR_OFF of a 3-page buffer. */
-static void side_init(struct side *s, const char *dev, int gid_index,
+/* Device, PD, CQ and a registered region at MR_OFF of a 3-page buffer,
+ * the region's bytes fill.
+ */
+static void side_open(struct vu_side *s, const char *dev, int gid_index,
 		      uint8_t fill)
 {
-	s->name = dev;
-	s->gid_index = gid_index;
-	s->ctx = vu_open(dev);
-	if (ibv_query_gid(s->ctx, 1, gid_index, &s->gid))
-		die("ibv_query_gid");
-	s->pd = ibv_alloc_pd(s->ctx);
-	s->cq = ibv_create_cq(s->ctx, 16, NULL, NULL, 0);
-	s->buf = aligned_alloc(PAGE, BUF_LEN);
-	if (!s->pd || !s->cq || !s->buf)
-		die("ibv_alloc_pd, ibv_create_cq or aligned_alloc");
-	memset(s->buf, GUARD_BYTE, BUF_LEN);
+	vu_side_open(s, dev, gid_index, 16);
+	vu_side_buf(s, BUF_LEN, GUARD_BYTE, MR_OFF, MR_LEN,
+		    IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+		    IBV_ACCESS_REMOTE_READ);
 	memset(s->buf + MR_OFF, fill, MR_LEN);
-	s->mr = ibv_reg_mr(s->pd, s->buf + MR_OFF, MR_LEN,
-			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
-			   IBV_ACCESS_REMOTE_READ);
-	if (!s->mr)
-		die("ibv_reg_mr");
 }
 
 /* Connected towards the peer's QP, addressed by its GID. */
-static void qp_connect(struct side *s, const struct side *peer, uint32_t psn,
-		       uint32_t peer_psn)
+static void qp_connect(struct vu_side *s, const struct vu_side *peer,
+		       uint32_t psn, uint32_t peer_psn)
 {
 	struct vu_conn c = vu_conn(peer->qp->qp_num, &peer->gid, s->gid_index,
 				   IBV_ACCESS_REMOTE_WRITE |
@@ -95,7 +73,7 @@ static void qp_connect(struct side *s, const struct side *peer, uint32_t psn,
 }
 
 /* A fresh QP pair, and B's region zeroed again. */
-static void pair_new(struct side *a, struct side *b)
+static void pair_new(struct vu_side *a, struct vu_side *b)
 {
 	if (a->qp && (ibv_destroy_qp(a->qp) || ibv_destroy_qp(b->qp)))
 		die("ibv_destroy_qp");
@@ -111,7 +89,7 @@ static void pair_new(struct side *a, struct side *b)
 }
 
 /* Post one RDMA op from A and return its completion status, or -1. */
-static int rdma_op(struct side *a, enum ibv_wr_opcode op, uint32_t len,
+static int rdma_op(struct vu_side *a, enum ibv_wr_opcode op, uint32_t len,
 		   uint64_t raddr, uint32_t rkey)
 {
 	time_t end = time(NULL) + CQE_TIMEOUT;
@@ -147,7 +125,8 @@ static size_t differ(const uint8_t *buf, size_t from, size_t to, uint8_t val)
 }
 
 /* B's guards as they were and every byte of its region 'fill'. */
-static void check_remote(const struct side *b, uint8_t fill, const char *what)
+static void check_remote(const struct vu_side *b, uint8_t fill,
+			 const char *what)
 {
 	char line[160];
 	size_t g, r;
@@ -166,7 +145,7 @@ static void check_remote(const struct side *b, uint8_t fill, const char *what)
 int main(int argc, char **argv)
 {
 	struct ibv_mr *other, *no_write, *no_read;
-	struct side a = { 0 }, b = { 0 };
+	struct vu_side a = { 0 }, b = { 0 };
 	struct ibv_pd *other_pd;
 	uint64_t base;
 	int st;
@@ -176,8 +155,8 @@ int main(int argc, char **argv)
 			argv[0]);
 		return 2;
 	}
-	side_init(&a, argv[1], atoi(argv[2]), LOCAL_BYTE);
-	side_init(&b, argv[3], atoi(argv[4]), 0);
+	side_open(&a, argv[1], atoi(argv[2]), LOCAL_BYTE);
+	side_open(&b, argv[3], atoi(argv[4]), 0);
 	base = (uintptr_t)b.buf + MR_OFF;
 
 	pair_new(&a, &b);
@@ -249,13 +228,8 @@ int main(int argc, char **argv)
 	check_remote(&b, LOCAL_BYTE, "WRITE of the whole region");
 
 	if (ibv_destroy_qp(a.qp) || ibv_destroy_qp(b.qp) ||
-	    ibv_dereg_mr(a.mr) || ibv_dereg_mr(b.mr) ||
-	    ibv_destroy_cq(a.cq) || ibv_destroy_cq(b.cq) ||
-	    ibv_dealloc_pd(a.pd) || ibv_dealloc_pd(b.pd) ||
-	    ibv_close_device(a.ctx) || ibv_close_device(b.ctx))
+	    vu_side_close(&a) || vu_side_close(&b))
 		die("teardown");
-	free(a.buf);
-	free(b.buf);
 	printf("%d checks failed\n", failures);
 	return failures ? 1 : 0;
 }

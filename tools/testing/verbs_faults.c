@@ -39,18 +39,7 @@
 #define MAX_NTH		3000
 #define CQE_TIMEOUT	60
 
-struct side {
-	struct ibv_context *ctx;
-	struct ibv_pd *pd;
-	struct ibv_cq *cq;
-	struct ibv_mr *mr;
-	uint8_t *buf;
-	union ibv_gid gid;
-	int gid_index;
-	struct ibv_qp *qp;	/* A's and B's connected pair */
-};
-
-static struct side a, b;
+static struct vu_side a, b;
 static int nth_fd, failures;
 
 /* What an op made, for its undo; the resized CQ and SRQ stay. */
@@ -83,17 +72,16 @@ static bool nth_fired(void)
 	return fired;
 }
 
-static void side_init(struct side *s, const char *dev, int gid_index)
+static void side_init(struct vu_side *s, const char *dev, int gid_index)
 {
-	s->ctx = vu_open(dev);
-	s->gid_index = gid_index;
-	if (ibv_query_gid(s->ctx, 1, gid_index, &s->gid))
-		die("ibv_query_gid");
-	s->pd = ibv_alloc_pd(s->ctx);
-	s->cq = ibv_create_cq(s->ctx, 2 * DEPTH, NULL, NULL, 0);
+	vu_side_open(s, dev, gid_index, 2 * DEPTH);
+	/* Not vu_side_buf()'s page-aligned buffer: the ibv_reg_mr sweep
+	 * registers this one, and the allocations it counts depend on the
+	 * pages the buffer spans.
+	 */
 	s->buf = calloc(1, 2 * LEN);
-	if (!s->pd || !s->cq || !s->buf)
-		die("ibv_alloc_pd, ibv_create_cq or calloc");
+	if (!s->buf)
+		die("calloc");
 	s->mr = ibv_reg_mr(s->pd, s->buf, 2 * LEN, IBV_ACCESS_LOCAL_WRITE |
 			   IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
 	s->qp = vu_rc_qp(s->pd, s->cq, DEPTH);
@@ -101,8 +89,8 @@ static void side_init(struct side *s, const char *dev, int gid_index)
 		die("ibv_reg_mr or ibv_create_qp");
 }
 
-static int connect_qpn(struct ibv_qp *qp, const struct side *s,
-		       const struct side *peer, uint32_t peer_qpn)
+static int connect_qpn(struct ibv_qp *qp, const struct vu_side *s,
+		       const struct vu_side *peer, uint32_t peer_qpn)
 {
 	struct vu_conn c = vu_conn(peer_qpn, &peer->gid, s->gid_index,
 				   IBV_ACCESS_REMOTE_WRITE |
@@ -111,8 +99,8 @@ static int connect_qpn(struct ibv_qp *qp, const struct side *s,
 	return vu_rc_connect(qp, &c);
 }
 
-static int connect_to(struct ibv_qp *qp, const struct side *s,
-		      const struct side *peer)
+static int connect_to(struct ibv_qp *qp, const struct vu_side *s,
+		      const struct vu_side *peer)
 {
 	return connect_qpn(qp, s, peer, peer->qp->qp_num);
 }

@@ -66,15 +66,8 @@
 #define NACK_LEN	16
 
 struct side {
+	struct vu_side v;
 	const char *name;
-	struct ibv_context *ctx;
-	struct ibv_pd *pd;
-	struct ibv_cq *cq;
-	struct ibv_mr *mr;
-	uint8_t *buf;
-	union ibv_gid gid;
-	int gid_index;
-	struct ibv_qp *qp;
 	struct in_addr addr, alt;
 	int sock;	/* UDP, in this side's namespace, bound to addr */
 	int sock_alt;	/* ... bound to alt */
@@ -123,22 +116,12 @@ static void side_init(struct side *s, const char *dev, int gid_index,
 		      const char *ns_path, const char *alt)
 {
 	s->name = dev;
-	s->gid_index = gid_index;
-	s->ctx = vu_open(dev);
-	if (ibv_query_gid(s->ctx, 1, gid_index, &s->gid))
-		die("ibv_query_gid");
-	memcpy(&s->addr, &s->gid.raw[12], 4);
+	vu_side_open(&s->v, dev, gid_index, 64);
+	memcpy(&s->addr, &s->v.gid.raw[12], 4);
 	if (inet_pton(AF_INET, alt, &s->alt) != 1)
 		die("ALT is not an IPv4 address");
-	s->pd = ibv_alloc_pd(s->ctx);
-	s->cq = ibv_create_cq(s->ctx, 64, NULL, NULL, 0);
-	s->buf = aligned_alloc(4096, BUF_LEN);
-	if (!s->pd || !s->cq || !s->buf)
-		die("ibv_alloc_pd, ibv_create_cq or aligned_alloc");
-	s->mr = ibv_reg_mr(s->pd, s->buf, BUF_LEN, IBV_ACCESS_LOCAL_WRITE |
-			   IBV_ACCESS_REMOTE_WRITE);
-	if (!s->mr)
-		die("ibv_reg_mr");
+	vu_side_buf(&s->v, BUF_LEN, 0, 0, BUF_LEN,
+		    IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
 	s->sock = ns_socket(ns_path, s->addr);
 	s->sock_alt = ns_socket(ns_path, s->alt);
 }
@@ -146,26 +129,26 @@ static void side_init(struct side *s, const char *dev, int gid_index,
 static void qp_connect(struct side *s, const struct side *peer, uint32_t psn,
 		       uint32_t peer_psn, uint8_t retry_cnt)
 {
-	struct vu_conn c = vu_conn(peer->qp->qp_num, &peer->gid, s->gid_index,
-				   IBV_ACCESS_REMOTE_WRITE);
+	struct vu_conn c = vu_conn(peer->v.qp->qp_num, &peer->v.gid,
+				   s->v.gid_index, IBV_ACCESS_REMOTE_WRITE);
 
 	c.sq_psn = psn;
 	c.rq_psn = peer_psn;
 	c.retry_cnt = retry_cnt;
-	if (vu_rc_connect(s->qp, &c))
+	if (vu_rc_connect(s->v.qp, &c))
 		die("INIT, RTR or RTS");
 }
 
 /* A fresh QP pair; A gives up after retry_cnt retransmissions. */
 static void pair_new(struct side *a, struct side *b, uint8_t retry_cnt)
 {
-	if (a->qp && (ibv_destroy_qp(a->qp) || ibv_destroy_qp(b->qp)))
+	if (a->v.qp && (ibv_destroy_qp(a->v.qp) || ibv_destroy_qp(b->v.qp)))
 		die("ibv_destroy_qp");
-	vu_drain(a->cq);
-	vu_drain(b->cq);
-	a->qp = vu_rc_qp(a->pd, a->cq, 64);
-	b->qp = vu_rc_qp(b->pd, b->cq, 64);
-	if (!a->qp || !b->qp)
+	vu_drain(a->v.cq);
+	vu_drain(b->v.cq);
+	a->v.qp = vu_rc_qp(a->v.pd, a->v.cq, 64);
+	b->v.qp = vu_rc_qp(b->v.pd, b->v.cq, 64);
+	if (!a->v.qp || !b->v.qp)
 		die("ibv_create_qp");
 	qp_connect(a, b, PSN_A, PSN_B, retry_cnt);
 	qp_connect(b, a, PSN_B, PSN_A, 7);
@@ -264,20 +247,20 @@ static size_t pack_rnr_nack(uint8_t *p, uint32_t psn, uint16_t spdcid,
 static bool post_recv(struct side *b, uint32_t off, uint32_t len)
 {
 	struct ibv_sge sge = {
-		.addr = (uintptr_t)b->buf + off,
+		.addr = (uintptr_t)b->v.buf + off,
 		.length = len,
-		.lkey = b->mr->lkey,
+		.lkey = b->v.mr->lkey,
 	};
 	struct ibv_recv_wr wr = { .wr_id = 2, .sg_list = &sge, .num_sge = 1 };
 	struct ibv_recv_wr *bad;
 
-	return !ibv_post_recv(b->qp, &wr, &bad);
+	return !ibv_post_recv(b->v.qp, &wr, &bad);
 }
 
 static bool post_send(struct side *a, enum ibv_wr_opcode op, uint32_t off,
 		      uint32_t len, uint64_t raddr, uint32_t rkey)
 {
-	return !vu_post(a->qp, a->mr, a->buf + off, len, op, raddr, rkey);
+	return !vu_post(a->v.qp, a->v.mr, a->v.buf + off, len, op, raddr, rkey);
 }
 
 /* The status of s's next completion, or -1 after CQE_TIMEOUT. */
@@ -288,7 +271,7 @@ static int next_cqe(struct side *s)
 	int n;
 
 	while (time(NULL) < end) {
-		n = ibv_poll_cq(s->cq, 1, &wc);
+		n = ibv_poll_cq(s->v.cq, 1, &wc);
 		if (n < 0)
 			return -1;
 		if (n)
@@ -313,8 +296,8 @@ static bool send_lands(struct side *a, struct side *b, unsigned int seed)
 {
 	int sa, sb;
 
-	fill(a->buf, MSG_LEN, seed);
-	memset(b->buf, 0, MSG_LEN);
+	fill(a->v.buf, MSG_LEN, seed);
+	memset(b->v.buf, 0, MSG_LEN);
 	if (!post_send(a, IBV_WR_SEND, 0, MSG_LEN, 0, 0))
 		return false;
 	sa = next_cqe(a);
@@ -325,7 +308,7 @@ static bool send_lands(struct side *a, struct side *b, unsigned int seed)
 		       sb < 0 ? "none" : ibv_wc_status_str(sb));
 		return false;
 	}
-	if (memcmp(a->buf, b->buf, MSG_LEN)) {
+	if (memcmp(a->v.buf, b->v.buf, MSG_LEN)) {
 		printf("  SEND: B received other bytes than A sent\n");
 		return false;
 	}
@@ -348,8 +331,8 @@ static void forged_send(struct side *a, struct side *b, const char *what,
 	if (!post_recv(b, 0, MSG_LEN))
 		die("ibv_post_recv");
 	was = hw_counter(b, ctr);
-	n = pack_req(pkt, F_SYN, psn, a->qp->qp_num + qpn_delta, b->qp->qp_num,
-		     OP_SEND, 0, 64);
+	n = pack_req(pkt, F_SYN, psn, a->v.qp->qp_num + qpn_delta,
+		     b->v.qp->qp_num, OP_SEND, 0, 64);
 	forge(sock, to, pkt, n);
 	printf("%s\n", what);
 	check(counter_reaches(b, ctr, was + 1), "  B counted it");
@@ -370,7 +353,7 @@ static void forged_ack(struct side *a, struct side *b, uint32_t ahead)
 		die("ibv_post_recv");
 	was = hw_counter(a, "drop_out_of_window");
 	forge(b->sock, a->addr, pkt,
-	      pack_ack(pkt, PSN_A + ahead, b->qp->qp_num, a->qp->qp_num));
+	      pack_ack(pkt, PSN_A + ahead, b->v.qp->qp_num, a->v.qp->qp_num));
 	snprintf(what, sizeof(what),
 		 "an ACK from B's address acknowledging %u PSNs A never sent", ahead);
 	printf("%s\n", what);
@@ -394,18 +377,18 @@ static void forged_rnr(struct side *a, struct side *b)
 	size_t n;
 
 	pair_new(a, b, 1);
-	if (ibv_modify_qp(b->qp, &attr, IBV_QP_STATE))
+	if (ibv_modify_qp(b->v.qp, &attr, IBV_QP_STATE))
 		die("B to ERR");
 	was = hw_counter(a, "rnr_nacks_received");
-	n = pack_rnr_nack(pkt, PSN_A + 5, b->qp->qp_num, a->qp->qp_num);
-	fill(a->buf, MSG_LEN, 7);
+	n = pack_rnr_nack(pkt, PSN_A + 5, b->v.qp->qp_num, a->v.qp->qp_num);
+	fill(a->v.buf, MSG_LEN, 7);
 	if (!post_send(a, IBV_WR_SEND, 0, 64, 0, 0))
 		die("ibv_post_send");
 	printf("RNR NACKs from B's address for a PSN A never sent, every 10 ms, to a SEND B never answers\n");
 	end = time(NULL) + 10;
 	while (time(NULL) < end) {
 		forge(b->sock, a->addr, pkt, n);
-		if (ibv_poll_cq(a->cq, 1, &wc) > 0) {
+		if (ibv_poll_cq(a->v.cq, 1, &wc) > 0) {
 			status = wc.status;
 			break;
 		}
@@ -521,7 +504,7 @@ static void junk_tos(const struct side *a, int tos)
 static size_t junk(uint8_t *p, size_t room, const struct side *a,
 		   const struct side *b, unsigned int *kinds)
 {
-	uint16_t sq = a->qp->qp_num, dq = b->qp->qp_num;
+	uint16_t sq = a->v.qp->qp_num, dq = b->v.qp->qp_num;
 	enum junk_kind kind = rand() % J_KINDS;
 	size_t n, i;
 
@@ -624,12 +607,12 @@ static void flood(struct side *a, struct side *b, unsigned int seed)
 			      junk(pkt, sizeof(pkt), a, b, kinds));
 			junk_tos(a, 0);
 		}
-		fill(a->buf + MSG_LEN, 16384, r);
-		fill(a->buf, MSG_LEN, r + 1000);
-		memset(b->buf, 0, MSG_LEN + 16384);
+		fill(a->v.buf + MSG_LEN, 16384, r);
+		fill(a->v.buf, MSG_LEN, r + 1000);
+		memset(b->v.buf, 0, MSG_LEN + 16384);
 		if (!post_recv(b, 0, MSG_LEN) ||
 		    !post_send(a, IBV_WR_RDMA_WRITE, MSG_LEN, 16384,
-			       (uintptr_t)b->buf + MSG_LEN, b->mr->rkey) ||
+			       (uintptr_t)b->v.buf + MSG_LEN, b->v.mr->rkey) ||
 		    !post_send(a, IBV_WR_SEND, 0, MSG_LEN, 0, 0))
 			break;
 		sa = next_cqe(a);
@@ -641,7 +624,7 @@ static void flood(struct side *a, struct side *b, unsigned int seed)
 			       sb < 0 ? "none" : ibv_wc_status_str(sb));
 			break;
 		}
-		if (memcmp(a->buf, b->buf, MSG_LEN + 16384)) {
+		if (memcmp(a->v.buf, b->v.buf, MSG_LEN + 16384)) {
 			printf("  round %u: B holds other bytes than A sent\n", r);
 			break;
 		}

@@ -44,17 +44,6 @@
 #define GUARD_BYTE	0xa5
 #define CQE_TIMEOUT	30
 
-struct side {
-	struct ibv_context *ctx;
-	struct ibv_pd *pd;
-	struct ibv_cq *cq;
-	struct ibv_mr *mr;
-	uint8_t *buf;
-	union ibv_gid gid;
-	int gid_index;
-	struct ibv_qp *qp;
-};
-
 static int failures;
 
 static void check(bool ok, const char *what)
@@ -64,25 +53,7 @@ static void check(bool ok, const char *what)
 
 #define die vu_die
 
-static void side_init(struct side *s, const char *dev, int gid_index,
-		      int access)
-{
-	s->gid_index = gid_index;
-	s->ctx = vu_open(dev);
-	if (ibv_query_gid(s->ctx, 1, gid_index, &s->gid))
-		die("ibv_query_gid");
-	s->pd = ibv_alloc_pd(s->ctx);
-	s->cq = ibv_create_cq(s->ctx, 16, NULL, NULL, 0);
-	s->buf = aligned_alloc(PAGE, BUF_LEN);
-	if (!s->pd || !s->cq || !s->buf)
-		die("ibv_alloc_pd, ibv_create_cq or aligned_alloc");
-	memset(s->buf, GUARD_BYTE, BUF_LEN);
-	s->mr = ibv_reg_mr(s->pd, s->buf + MR_OFF, MR_LEN, access);
-	if (!s->mr)
-		die("ibv_reg_mr");
-}
-
-static void qp_connect(struct side *s, const struct side *peer)
+static void qp_connect(struct vu_side *s, const struct vu_side *peer)
 {
 	struct vu_conn c = vu_conn(peer->qp->qp_num, &peer->gid, s->gid_index,
 				   IBV_ACCESS_REMOTE_WRITE |
@@ -92,7 +63,7 @@ static void qp_connect(struct side *s, const struct side *peer)
 		die("INIT, RTR or RTS");
 }
 
-static void pair_new(struct side *a, struct side *b)
+static void pair_new(struct vu_side *a, struct vu_side *b)
 {
 	if (a->qp && (ibv_destroy_qp(a->qp) || ibv_destroy_qp(b->qp)))
 		die("ibv_destroy_qp");
@@ -106,27 +77,18 @@ static void pair_new(struct side *a, struct side *b)
 	qp_connect(b, a);
 }
 
-/* The next completion of cq, or a status of -1 after CQE_TIMEOUT. */
+/* vu_wait_wc() that says when it timed out. */
 static struct ibv_wc wait_wc(struct ibv_cq *cq)
 {
-	time_t end = time(NULL) + CQE_TIMEOUT;
-	struct ibv_wc wc = { .status = -1 };
-	int n;
+	struct ibv_wc wc = vu_wait_wc(cq, CQE_TIMEOUT);
 
-	while (time(NULL) < end) {
-		n = ibv_poll_cq(cq, 1, &wc);
-		if (n < 0)
-			break;
-		if (n)
-			return wc;
-	}
-	printf("  no completion in %d s\n", CQE_TIMEOUT);
-	wc.status = -1;
+	if ((int)wc.status == -1)
+		printf("  no completion in %d s\n", CQE_TIMEOUT);
 	return wc;
 }
 
 /* One RDMA op of A's: len bytes at A's buffer offset off; its status. */
-static int rdma_op(struct side *a, enum ibv_wr_opcode op, size_t off,
+static int rdma_op(struct vu_side *a, enum ibv_wr_opcode op, size_t off,
 		   uint32_t len, uint64_t raddr, uint32_t rkey)
 {
 	struct ibv_wc wc;
@@ -143,9 +105,9 @@ static int rdma_op(struct side *a, enum ibv_wr_opcode op, size_t off,
  * ibv_bind_mw(), type 2 through a work request carrying rkey); the
  * completion.
  */
-static struct ibv_wc bind(struct side *b, struct ibv_mw *mw, struct ibv_mr *mr,
-			  uint64_t addr, uint64_t len, unsigned int access,
-			  uint32_t rkey)
+static struct ibv_wc bind(struct vu_side *b, struct ibv_mw *mw,
+			  struct ibv_mr *mr, uint64_t addr, uint64_t len,
+			  unsigned int access, uint32_t rkey)
 {
 	struct ibv_mw_bind_info info = {
 		.mr = mr, .addr = addr, .length = len,
@@ -196,7 +158,7 @@ static void fill(uint8_t *p, size_t len, uint8_t seed)
 }
 
 /* B's buffer holds A's pattern at off and nothing else changed. */
-static void check_b(const struct side *b, size_t off, size_t len,
+static void check_b(const struct vu_side *b, size_t off, size_t len,
 		    const uint8_t *want, const char *what)
 {
 	char line[160];
@@ -213,7 +175,7 @@ static void check_b(const struct side *b, size_t off, size_t len,
  * names raddr: WRITE from A, then READ back into another part of A's
  * buffer, both byte-verified.
  */
-static void write_read(struct side *a, struct side *b, size_t off,
+static void write_read(struct vu_side *a, struct vu_side *b, size_t off,
 		       uint64_t raddr, uint32_t len, uint32_t rkey,
 		       const char *what)
 {
@@ -239,7 +201,7 @@ static void write_read(struct side *a, struct side *b, size_t off,
 /* A refused WRITE (or READ) of B's bytes at off: remote access error,
  * nothing landed.
  */
-static void refused(struct side *a, struct side *b, enum ibv_wr_opcode op,
+static void refused(struct vu_side *a, struct vu_side *b, enum ibv_wr_opcode op,
 		    size_t off, uint32_t len, uint32_t rkey, const char *what)
 {
 	char line[160];
@@ -255,7 +217,8 @@ static void refused(struct side *a, struct side *b, enum ibv_wr_opcode op,
 /* A SEND_WITH_INV of rkey from A, into a receive B posted; B's
  * completion says what it invalidated, or, if !ok, that it could not.
  */
-static void send_inv(struct side *a, struct side *b, uint32_t rkey, bool ok)
+static void send_inv(struct vu_side *a, struct vu_side *b, uint32_t rkey,
+		     bool ok)
 {
 	struct ibv_sge rsge = {
 		.addr = (uintptr_t)b->buf + MR_OFF + MR_LEN - 64,
@@ -302,7 +265,7 @@ static void send_inv(struct side *a, struct side *b, uint32_t rkey, bool ok)
 int main(int argc, char **argv)
 {
 	unsigned int rw = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
-	struct side a = { 0 }, b = { 0 };
+	struct vu_side a = { 0 }, b = { 0 };
 	struct ibv_mw *mw1, *mw2, *mw3, *mwx;
 	struct ibv_mr *nobind, *mrx;
 	struct ibv_pd *pdx;
@@ -315,9 +278,12 @@ int main(int argc, char **argv)
 			argv[0]);
 		return 2;
 	}
-	side_init(&a, argv[1], atoi(argv[2]), IBV_ACCESS_LOCAL_WRITE);
-	side_init(&b, argv[3], atoi(argv[4]),
-		  IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_MW_BIND);
+	vu_side_open(&a, argv[1], atoi(argv[2]), 16);
+	vu_side_buf(&a, BUF_LEN, GUARD_BYTE, MR_OFF, MR_LEN,
+		    IBV_ACCESS_LOCAL_WRITE);
+	vu_side_open(&b, argv[3], atoi(argv[4]), 16);
+	vu_side_buf(&b, BUF_LEN, GUARD_BYTE, MR_OFF, MR_LEN,
+		    IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_MW_BIND);
 	base = (uintptr_t)b.buf;
 	mw1 = ibv_alloc_mw(b.pd, IBV_MW_TYPE_1);
 	mw2 = ibv_alloc_mw(b.pd, IBV_MW_TYPE_2);

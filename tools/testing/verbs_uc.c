@@ -31,14 +31,8 @@
 static const uint32_t sizes[] = { 0, 1, 1000, 2800, 5600, SLOT };
 
 struct side {
-	struct ibv_context *ctx;
-	struct ibv_pd *pd;
-	struct ibv_cq *scq, *rcq;
-	struct ibv_mr *mr;
-	uint8_t *buf;
-	union ibv_gid gid;
-	int gid_index;
-	struct ibv_qp *qp;
+	struct vu_side v;	/* v.cq takes the sends' completions */
+	struct ibv_cq *rcq;
 };
 
 static int failures;
@@ -70,6 +64,7 @@ static uint32_t msg_size(uint32_t msg)
 
 static void side_init(struct side *s, const char *dev, int gid_index)
 {
+	size_t len = (size_t)(NMSG + 1) * SLOT;
 	struct ibv_qp_init_attr init = {
 		.cap = { .max_send_wr = 64, .max_recv_wr = NMSG + MARKERS + 8,
 			 .max_send_sge = 1, .max_recv_sge = 1 },
@@ -77,24 +72,16 @@ static void side_init(struct side *s, const char *dev, int gid_index)
 		.sq_sig_all = 1,
 	};
 
-	s->gid_index = gid_index;
-	s->ctx = vu_open(dev);
-	if (ibv_query_gid(s->ctx, 1, gid_index, &s->gid))
-		die("ibv_query_gid");
-	s->pd = ibv_alloc_pd(s->ctx);
-	s->scq = ibv_create_cq(s->ctx, 128, NULL, NULL, 0);
-	s->rcq = ibv_create_cq(s->ctx, 2 * (NMSG + MARKERS), NULL, NULL, 0);
-	s->buf = calloc(NMSG + 1, SLOT);
-	if (!s->pd || !s->scq || !s->rcq || !s->buf)
-		die("ibv_alloc_pd, ibv_create_cq or calloc");
-	s->mr = ibv_reg_mr(s->pd, s->buf, (size_t)(NMSG + 1) * SLOT,
-			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
-	if (!s->mr)
-		die("ibv_reg_mr");
-	init.send_cq = s->scq;
+	vu_side_open(&s->v, dev, gid_index, 128);
+	s->rcq = ibv_create_cq(s->v.ctx, 2 * (NMSG + MARKERS), NULL, NULL, 0);
+	if (!s->rcq)
+		die("ibv_create_cq");
+	vu_side_buf(&s->v, len, 0, 0, len,
+		    IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+	init.send_cq = s->v.cq;
 	init.recv_cq = s->rcq;
-	s->qp = ibv_create_qp(s->pd, &init);
-	if (!s->qp)
+	s->v.qp = ibv_create_qp(s->v.pd, &init);
+	if (!s->v.qp)
 		die("ibv_create_qp(IBV_QPT_UC)");
 }
 
@@ -109,43 +96,43 @@ static void uc_connect(struct side *s, const struct side *peer)
 		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE,
 	};
 
-	if (ibv_modify_qp(s->qp, &attr, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+	if (ibv_modify_qp(s->v.qp, &attr, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
 			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
 		die("INIT");
 	memset(&attr, 0, sizeof(attr));
 	attr.qp_state = IBV_QPS_RTR;
 	attr.path_mtu = IBV_MTU_1024;
-	attr.dest_qp_num = peer->qp->qp_num;
+	attr.dest_qp_num = peer->v.qp->qp_num;
 	attr.ah_attr.is_global = 1;
-	attr.ah_attr.grh.dgid = peer->gid;
-	attr.ah_attr.grh.sgid_index = s->gid_index;
+	attr.ah_attr.grh.dgid = peer->v.gid;
+	attr.ah_attr.grh.sgid_index = s->v.gid_index;
 	attr.ah_attr.grh.hop_limit = 64;
 	attr.ah_attr.port_num = 1;
-	if (ibv_modify_qp(s->qp, &attr, IBV_QP_STATE | IBV_QP_AV |
+	if (ibv_modify_qp(s->v.qp, &attr, IBV_QP_STATE | IBV_QP_AV |
 			  IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN))
 		die("RTR");
 	memset(&attr, 0, sizeof(attr));
 	attr.qp_state = IBV_QPS_RTS;
-	if (ibv_modify_qp(s->qp, &attr, IBV_QP_STATE | IBV_QP_SQ_PSN))
+	if (ibv_modify_qp(s->v.qp, &attr, IBV_QP_STATE | IBV_QP_SQ_PSN))
 		die("RTS");
 	/* UC has no retry attributes: ib_core refuses them. */
 	attr.retry_cnt = 7;
-	check(ibv_modify_qp(s->qp, &attr, IBV_QP_RETRY_CNT) != 0,
+	check(ibv_modify_qp(s->v.qp, &attr, IBV_QP_RETRY_CNT) != 0,
 	      "modify_qp with IBV_QP_RETRY_CNT refused on a UC QP");
 }
 
 static void post_recv(struct side *b, uint64_t id, uint32_t slot)
 {
 	struct ibv_sge sge = {
-		.addr = (uintptr_t)(b->buf + (size_t)slot * SLOT),
+		.addr = (uintptr_t)(b->v.buf + (size_t)slot * SLOT),
 		.length = SLOT,
-		.lkey = b->mr->lkey,
+		.lkey = b->v.mr->lkey,
 	};
 	struct ibv_recv_wr wr = {
 		.wr_id = id, .sg_list = &sge, .num_sge = 1,
 	}, *bad;
 
-	if (ibv_post_recv(b->qp, &wr, &bad))
+	if (ibv_post_recv(b->v.qp, &wr, &bad))
 		die("ibv_post_recv");
 }
 
@@ -154,7 +141,8 @@ static int post_msg(struct side *a, enum ibv_wr_opcode op, uint32_t msg,
 		    uint32_t len, uint64_t raddr, uint32_t rkey)
 {
 	struct ibv_sge sge = {
-		.addr = (uintptr_t)a->buf, .length = len, .lkey = a->mr->lkey,
+		.addr = (uintptr_t)a->v.buf, .length = len,
+		.lkey = a->v.mr->lkey,
 	};
 	struct ibv_send_wr wr = {
 		.wr_id = msg, .sg_list = &sge, .num_sge = len ? 1 : 0,
@@ -164,8 +152,8 @@ static int post_msg(struct side *a, enum ibv_wr_opcode op, uint32_t msg,
 	uint32_t i;
 
 	for (i = 0; i < len; i++)
-		a->buf[i] = pattern(msg, i);
-	return ibv_post_send(a->qp, &wr, &bad);
+		a->v.buf[i] = pattern(msg, i);
+	return ibv_post_send(a->v.qp, &wr, &bad);
 }
 
 struct rx {
@@ -187,7 +175,7 @@ static void poll_send(struct side *a, struct rx *r, int count)
 	struct ibv_wc wc;
 
 	while (r->sends_ok + r->sends_bad < count && now_ms() < end) {
-		if (ibv_poll_cq(a->scq, 1, &wc) <= 0 || wc.wr_id >= MARKER)
+		if (ibv_poll_cq(a->v.cq, 1, &wc) <= 0 || wc.wr_id >= MARKER)
 			continue;
 		if (wc.status == IBV_WC_SUCCESS)
 			r->sends_ok++;
@@ -230,12 +218,12 @@ static void poll_recv(struct side *b, struct rx *r, uint32_t until,
 		if (ok && !is_write) {
 			ok = wc.byte_len == msg_size(imm) &&
 			     wc.opcode == IBV_WC_RECV;
-			d = b->buf + wc.wr_id * SLOT;
+			d = b->v.buf + wc.wr_id * SLOT;
 			for (i = 0; ok && i < wc.byte_len; i++)
 				ok = d[i] == pattern(imm, i);
 		} else if (ok) {
 			ok = wc.opcode == IBV_WC_RECV_RDMA_WITH_IMM;
-			d = b->buf + (size_t)imm * SLOT;
+			d = b->v.buf + (size_t)imm * SLOT;
 			for (i = 0; ok && i < msg_size(imm); i++)
 				ok = d[i] == pattern(imm, i);
 		}
@@ -267,7 +255,7 @@ static void flush_markers(struct side *a, struct side *b, struct rx *r,
 		poll_recv(b, r, MARKER, is_write);
 	}
 	check(r->marker, "a marker message arrived after the messages");
-	vu_drain(a->scq);
+	vu_drain(a->v.cq);
 }
 
 static void run(struct side *a, struct side *b, bool is_write)
@@ -282,11 +270,11 @@ static void run(struct side *a, struct side *b, bool is_write)
 	for (msg = 0; msg < NMSG; msg++) {
 		len = msg_size(msg);
 		op = IBV_WR_SEND_WITH_IMM;
-		raddr = (uintptr_t)b->buf + (size_t)msg * SLOT;
+		raddr = (uintptr_t)b->v.buf + (size_t)msg * SLOT;
 		if (is_write)
 			op = msg % 2 ? IBV_WR_RDMA_WRITE_WITH_IMM :
 			     IBV_WR_RDMA_WRITE;
-		if (post_msg(a, op, msg, len, raddr, b->mr->rkey))
+		if (post_msg(a, op, msg, len, raddr, b->v.mr->rkey))
 			die("ibv_post_send");
 		/* One message built at a time: A's buffer is its pattern. */
 		poll_send(a, &r, msg + 1);
@@ -309,7 +297,8 @@ static void run(struct side *a, struct side *b, bool is_write)
 		uint32_t i, set;
 
 		for (msg = 0; msg < NMSG; msg++) {
-			const uint8_t *d = b->buf + (size_t)msg * SLOT;
+			const uint8_t *d = b->v.buf +
+					   (size_t)msg * SLOT;
 
 			len = msg_size(msg);
 			for (i = 0, set = 0; i < SLOT; i++) {
@@ -330,7 +319,8 @@ static void run(struct side *a, struct side *b, bool is_write)
 		check(!foreign, "WRITE: no byte of a region is another's");
 		for (msg = 1; msg < NMSG; msg += 2)
 			if (r.got[msg] && msg_size(msg)) {
-				const uint8_t *d = b->buf + (size_t)msg * SLOT;
+				const uint8_t *d = b->v.buf +
+						   (size_t)msg * SLOT;
 
 				for (i = 0; i < msg_size(msg); i++)
 					if (d[i] != pattern(msg, i))
@@ -366,19 +356,19 @@ int main(int argc, char **argv)
 
 	/* Fresh receive WQEs and zeroed regions for the WRITEs. */
 	vu_drain(b.rcq);
-	memset(b.buf, 0, (size_t)(NMSG + 1) * SLOT);
+	memset(b.v.buf, 0, (size_t)(NMSG + 1) * SLOT);
 	for (i = 0; i < NMSG / 2 + MARKERS; i++)
 		post_recv(&b, i, NMSG);
 	run(&a, &b, true);
 
 	/* A READ: refused at post, or failed with a local QP error. */
-	err = post_msg(&a, IBV_WR_RDMA_READ, 1, 8, (uintptr_t)b.buf,
-		       b.mr->rkey);
+	err = post_msg(&a, IBV_WR_RDMA_READ, 1, 8, (uintptr_t)b.v.buf,
+		       b.v.mr->rkey);
 	if (!err) {
 		uint64_t end = now_ms() + 5000;
 
 		wc.status = IBV_WC_SUCCESS;
-		while (now_ms() < end && ibv_poll_cq(a.scq, 1, &wc) == 0)
+		while (now_ms() < end && ibv_poll_cq(a.v.cq, 1, &wc) == 0)
 			;
 		err = wc.status == IBV_WC_LOC_QP_OP_ERR;
 	}

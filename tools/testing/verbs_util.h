@@ -2,7 +2,8 @@
 /*
  * What the selftests' verbs programs (verbs_bad_access, verbs_forge,
  * verbs_faults, verbs_ring_fuzz, cq_overflow, ring_charge, qp_lifecycle,
- * verbs_attrs) share: opening a device by name, creating and connecting
+ * verbs_attrs, verbs_mw, verbs_atomic_write, verbs_uc) share: opening a
+ * device by name, one side of a two-device test, creating and connecting
  * an RC QP, ringing a doorbell, waiting for a completion, printing a
  * check.
  */
@@ -43,6 +44,64 @@ static inline struct ibv_context *vu_open(const char *name)
 	if (!ctx)
 		vu_die("cannot open the device");
 	return ctx;
+}
+
+/* One of the two devices a program connects by their GIDs. */
+struct vu_side {
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_mr *mr;
+	uint8_t *buf;
+	union ibv_gid gid;	/* port 1's, at gid_index */
+	int gid_index;
+	struct ibv_qp *qp;	/* the program's, made and destroyed by it */
+};
+
+/* s on the device called dev: port 1's GID at gid_index, a PD and a CQ
+ * of cqe entries; exits if one cannot be had.
+ */
+static inline void vu_side_open(struct vu_side *s, const char *dev,
+				int gid_index, int cqe)
+{
+	memset(s, 0, sizeof(*s));
+	s->gid_index = gid_index;
+	s->ctx = vu_open(dev);
+	if (ibv_query_gid(s->ctx, 1, gid_index, &s->gid))
+		vu_die("ibv_query_gid");
+	s->pd = ibv_alloc_pd(s->ctx);
+	s->cq = ibv_create_cq(s->ctx, cqe, NULL, NULL, 0);
+	if (!s->pd || !s->cq)
+		vu_die("ibv_alloc_pd or ibv_create_cq");
+}
+
+/* s->buf, len page-aligned bytes of fill, and s->mr, mr_len bytes of it
+ * at mr_off registered with access: a region that starts or ends inside
+ * the buffer has guard bytes around it. Exits if either cannot be had.
+ */
+static inline void vu_side_buf(struct vu_side *s, size_t len, uint8_t fill,
+			       size_t mr_off, size_t mr_len,
+			       unsigned int access)
+{
+	s->buf = aligned_alloc(4096, len);
+	if (!s->buf)
+		vu_die("aligned_alloc");
+	memset(s->buf, fill, len);
+	s->mr = ibv_reg_mr(s->pd, s->buf + mr_off, mr_len, access);
+	if (!s->mr)
+		vu_die("ibv_reg_mr");
+}
+
+/* Undoes vu_side_open() and vu_side_buf(); the QPs on s must be gone
+ * first. Returns 0, or -1 if a verb failed.
+ */
+static inline int vu_side_close(struct vu_side *s)
+{
+	if (ibv_dereg_mr(s->mr) || ibv_destroy_cq(s->cq) ||
+	    ibv_dealloc_pd(s->pd) || ibv_close_device(s->ctx))
+		return -1;
+	free(s->buf);
+	return 0;
 }
 
 /* Async events of ctx read without blocking: ibv_get_async_event() fails
