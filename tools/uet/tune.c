@@ -4,7 +4,8 @@
  * fabric's base RTT, by the rules of Documentation/uet/admin-guide/
  * sizing.rst, for the congestion control the devices run. The RTT is given,
  * or the least one the RC QPs of a device measured (their meas_rtt_ns, net
- * of the receivers' ACK delay). "apply" hands the settings to tc.
+ * of the receivers' ACK delay), shown with what that QP's congestion
+ * control runs on. "apply" hands the settings to tc.
  */
 #include <errno.h>
 #include <math.h>
@@ -91,50 +92,101 @@ static bool parse_rtt(const char *s, uint64_t *ns)
 	return true;
 }
 
-/* The least meas_rtt_ns of the QPs in a dump; 0 while none has one. */
+/* What the measured inputs gave the congestion control of one QP: the
+ * parameters on auto take these values (cc-nscc.rst, cc-dcqcn.rst).
+ */
+static const char *const tune_in_force[] = {
+	"link_mbps", "linkspeed_mbps", "base_rtt_ns", "max_wnd", "target_ns",
+	"max_rate_mbps", "alpha_period_us", "monitor_period_us",
+	"time_reset_us", NULL
+};
+
+/* The QP of a dump with the least meas_rtt_ns (0 while none has one),
+ * and its congestion control's values in force.
+ */
+struct tune_qp {
+	uint64_t rtt_ns;
+	uint32_t qpn;
+	char cc[16];
+	unsigned int n;
+	const char *name[ARRAY_SIZE(tune_in_force)];
+	uint64_t value[ARRAY_SIZE(tune_in_force)];
+};
+
 static int tune_qp_cb(const struct nlmsghdr *nlh, void *data)
 {
 	static const enum mnl_attr_data_type types[UET_A_STAT_MAX + 1] = {
 		[UET_A_STAT_NAME] = MNL_TYPE_NUL_STRING,
 		[UET_A_STAT_VALUE] = MNL_TYPE_U64,
 	};
-	const struct nlattr *tb[UET_A_STAT_MAX + 1];
-	uint64_t *min = data, v;
+	const struct nlattr *tb[UET_A_STAT_MAX + 1], *qtb[UET_A_QP_MAX + 1];
+	struct tune_qp *best = data, qp = { 0 };
 	const struct nlattr *a;
+	const char *name;
+	int i;
 
+	qp_parse(nlh, qtb);
 	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
 		if (mnl_attr_get_type(a) != UET_A_QP_CC_STAT ||
 		    mnl_attr_validate(a, MNL_TYPE_NESTED) < 0)
 			continue;
 		nl_parse_nested(a, types, UET_A_STAT_MAX, tb);
-		if (!tb[UET_A_STAT_NAME] || !tb[UET_A_STAT_VALUE] ||
-		    strcmp(mnl_attr_get_str(tb[UET_A_STAT_NAME]), "meas_rtt_ns"))
+		if (!tb[UET_A_STAT_NAME] || !tb[UET_A_STAT_VALUE])
 			continue;
-		v = mnl_attr_get_u64(tb[UET_A_STAT_VALUE]);
-		if (v && (!*min || v < *min))
-			*min = v;
+		name = mnl_attr_get_str(tb[UET_A_STAT_NAME]);
+		if (!strcmp(name, "meas_rtt_ns"))
+			qp.rtt_ns = mnl_attr_get_u64(tb[UET_A_STAT_VALUE]);
+		i = lookup(name, tune_in_force);
+		if (i >= 0 && !strcmp(name, tune_in_force[i]) &&
+		    qp.n < ARRAY_SIZE(qp.name)) {
+			qp.name[qp.n] = tune_in_force[i];
+			qp.value[qp.n++] = mnl_attr_get_u64(tb[UET_A_STAT_VALUE]);
+		}
 	}
+	if (!qp.rtt_ns || (best->rtt_ns && qp.rtt_ns >= best->rtt_ns))
+		return MNL_CB_OK;
+	if (qtb[UET_A_QP_QPN])
+		qp.qpn = nl_uint(qtb[UET_A_QP_QPN]);
+	if (qtb[UET_A_QP_CC])
+		snprintf(qp.cc, sizeof(qp.cc), "%s",
+			 mnl_attr_get_str(qtb[UET_A_QP_CC]));
+	*best = qp;
 	return MNL_CB_OK;
 }
 
-static int tune_measured_rtt(struct uet *u, const char *dev, uint64_t *ns)
+static int tune_measured(struct uet *u, const char *dev, struct tune_qp *qp)
 {
 	struct nlmsghdr *nlh;
 
-	*ns = 0;
+	memset(qp, 0, sizeof(*qp));
 	if (nl_open(u))
 		return 1;
 	nlh = nl_msg(u, UET_CMD_QP_GET, NLM_F_DUMP);
 	if (!nl_put_strz(nlh, UET_A_QP_DEV_NAME, dev) ||
-	    nl_request(u, nlh, tune_qp_cb, ns))
+	    nl_request(u, nlh, tune_qp_cb, qp))
 		return 1;
-	if (!*ns) {
+	if (!qp->rtt_ns) {
 		fprintf(stderr,
 			"uet: no RC QP of %s has measured an RTT; move some data across the idle fabric first, or give rtt\n",
 			dev);
 		return 1;
 	}
 	return 0;
+}
+
+/* The QP the RTT came from, its congestion control and what it runs on. */
+static void tune_print_qp(const char *dev, const struct tune_qp *qp)
+{
+	unsigned int i;
+
+	print_obj_open("measured_by");
+	print_str("dev", "\nmeasured by %s", dev);
+	print_u64("qpn", " qpn %llu", qp->qpn);
+	if (qp->cc[0])
+		print_str("cc", " cc %s", qp->cc);
+	for (i = 0; i < qp->n; i++)
+		print_pair_u64(qp->name[i], qp->value[i]);
+	print_obj_close();
 }
 
 /* A rate as tc writes it, in the largest unit it is whole in. */
@@ -236,6 +288,7 @@ int do_tune(struct uet *u, int argc, char **argv)
 	static const char *const ccs[] = { "nscc", "dcqcn", NULL };
 	const char *dev = NULL, *netdev = NULL;
 	struct tune t = { 0 };
+	struct tune_qp qp;
 	char words[256], rate[32];
 	int k, c;
 
@@ -284,8 +337,11 @@ int do_tune(struct uet *u, int argc, char **argv)
 		tune_usage(stderr);
 		return 1;
 	}
-	if (dev && tune_measured_rtt(u, dev, &t.rtt_ns))
-		return 1;
+	if (dev) {
+		if (tune_measured(u, dev, &qp))
+			return 1;
+		t.rtt_ns = qp.rtt_ns;
+	}
 
 	tune_qdisc(&t, words, sizeof(words));
 	tune_rate(t.rate_bps, rate, sizeof(rate));
@@ -296,6 +352,8 @@ int do_tune(struct uet *u, int argc, char **argv)
 	print_u64(NULL, " rtt_us %llu", (t.rtt_ns + 500) / 1000);
 	print_u64("bdp_bytes", " bdp %llu", llround(tune_bdp(&t)));
 	print_str("cc", " cc %s", t.dcqcn ? "dcqcn" : "nscc");
+	if (dev)
+		tune_print_qp(dev, &qp);
 	print_str("qdisc", "\nqdisc %s\n", words);
 	print_obj_close();
 	return netdev ? tune_apply(netdev, words) : 0;
