@@ -68,6 +68,29 @@ void nl_parse_nested(const struct nlattr *nest,
 	mnl_attr_parse_nested(nest, nl_attr_cb, &p);
 }
 
+/* a, an attribute of a reply, if it is a counter nest of type attr (enum
+ * uet_stat_attr) with a name and a value: both, and true.
+ */
+bool nl_stat(const struct nlattr *a, uint16_t attr, const char **name,
+	     uint64_t *value)
+{
+	static const enum mnl_attr_data_type types[UET_A_STAT_MAX + 1] = {
+		[UET_A_STAT_NAME] = MNL_TYPE_NUL_STRING,
+		[UET_A_STAT_VALUE] = MNL_TYPE_U64,
+	};
+	const struct nlattr *tb[UET_A_STAT_MAX + 1];
+
+	if (mnl_attr_get_type(a) != attr ||
+	    mnl_attr_validate(a, MNL_TYPE_NESTED) < 0)
+		return false;
+	nl_parse_nested(a, types, UET_A_STAT_MAX, tb);
+	if (!tb[UET_A_STAT_NAME] || !tb[UET_A_STAT_VALUE])
+		return false;
+	*name = mnl_attr_get_str(tb[UET_A_STAT_NAME]);
+	*value = mnl_attr_get_u64(tb[UET_A_STAT_VALUE]);
+	return true;
+}
+
 /* Any validated unsigned attribute; its length says its width. */
 uint64_t nl_uint(const struct nlattr *a)
 {

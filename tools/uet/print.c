@@ -121,20 +121,13 @@ void print_list_end(bool ok)
 void print_stats(const struct nlmsghdr *nlh, uint16_t attr, const char *name,
 		 const char *header, const char *sep)
 {
-	static const enum mnl_attr_data_type types[UET_A_STAT_MAX + 1] = {
-		[UET_A_STAT_NAME] = MNL_TYPE_NUL_STRING,
-		[UET_A_STAT_VALUE] = MNL_TYPE_U64,
-	};
-	const struct nlattr *tb[UET_A_STAT_MAX + 1];
 	const struct nlattr *a;
+	const char *stat;
 	bool open = false;
+	uint64_t val;
 
 	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
-		if (mnl_attr_get_type(a) != attr ||
-		    mnl_attr_validate(a, MNL_TYPE_NESTED) < 0)
-			continue;
-		nl_parse_nested(a, types, UET_A_STAT_MAX, tb);
-		if (!tb[UET_A_STAT_NAME] || !tb[UET_A_STAT_VALUE])
+		if (!nl_stat(a, attr, &stat, &val))
 			continue;
 		if (!open) {
 			print_obj_open(name);
@@ -144,8 +137,7 @@ void print_stats(const struct nlmsghdr *nlh, uint16_t attr, const char *name,
 		}
 		if (sep)
 			print_text(sep);
-		print_pair_u64(mnl_attr_get_str(tb[UET_A_STAT_NAME]),
-			       mnl_attr_get_u64(tb[UET_A_STAT_VALUE]));
+		print_pair_u64(stat, val);
 	}
 	if (open)
 		print_obj_close();

@@ -115,32 +115,25 @@ struct tune_qp {
 
 static int tune_qp_cb(const struct nlmsghdr *nlh, void *data)
 {
-	static const enum mnl_attr_data_type types[UET_A_STAT_MAX + 1] = {
-		[UET_A_STAT_NAME] = MNL_TYPE_NUL_STRING,
-		[UET_A_STAT_VALUE] = MNL_TYPE_U64,
-	};
-	const struct nlattr *tb[UET_A_STAT_MAX + 1], *qtb[UET_A_QP_MAX + 1];
+	const struct nlattr *qtb[UET_A_QP_MAX + 1];
 	struct tune_qp *best = data, qp = { 0 };
 	const struct nlattr *a;
 	const char *name;
+	uint64_t val;
 	int i;
 
 	qp_parse(nlh, qtb);
 	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
-		if (mnl_attr_get_type(a) != UET_A_QP_CC_STAT ||
-		    mnl_attr_validate(a, MNL_TYPE_NESTED) < 0)
+		if (!nl_stat(a, UET_A_QP_CC_STAT, &name, &val))
 			continue;
-		nl_parse_nested(a, types, UET_A_STAT_MAX, tb);
-		if (!tb[UET_A_STAT_NAME] || !tb[UET_A_STAT_VALUE])
-			continue;
-		name = mnl_attr_get_str(tb[UET_A_STAT_NAME]);
 		if (!strcmp(name, "meas_rtt_ns"))
-			qp.rtt_ns = mnl_attr_get_u64(tb[UET_A_STAT_VALUE]);
-		i = lookup(name, tune_in_force);
-		if (i >= 0 && !strcmp(name, tune_in_force[i]) &&
-		    qp.n < ARRAY_SIZE(qp.name)) {
+			qp.rtt_ns = val;
+		for (i = 0; tune_in_force[i]; i++) {
+			if (strcmp(name, tune_in_force[i]) ||
+			    qp.n >= ARRAY_SIZE(qp.name))
+				continue;
 			qp.name[qp.n] = tune_in_force[i];
-			qp.value[qp.n++] = mnl_attr_get_u64(tb[UET_A_STAT_VALUE]);
+			qp.value[qp.n++] = val;
 		}
 	}
 	if (!qp.rtt_ns || (best->rtt_ns && qp.rtt_ns >= best->rtt_ns))

@@ -53,6 +53,8 @@ void nl_parse(const struct nlmsghdr *nlh, const enum mnl_attr_data_type *types,
 void nl_parse_nested(const struct nlattr *nest,
 		     const enum mnl_attr_data_type *types, unsigned int max,
 		     const struct nlattr **tb);
+bool nl_stat(const struct nlattr *a, uint16_t attr, const char **name,
+	     uint64_t *value);
 uint64_t nl_uint(const struct nlattr *a);
 uint8_t nl_cmd(const struct nlmsghdr *nlh);
 void nl_listen(struct uet *u, mnl_cb_t cb, void *data);
