@@ -195,11 +195,11 @@ out:
 void uet_mcast_rcv(struct uet_dev *udev, struct sk_buff *skb, u32 qkey)
 {
 	const struct uet_skb_cb *cb = UET_SKB_CB(skb);
+	struct uet_qp *prev = NULL;
 	struct in6_addr addr;
 	struct uet_mcg *mcg;
 	struct uet_mca *mca;
 	struct sk_buff *copy;
-	bool delivered = false;
 
 	if (cb->family == AF_INET)
 		ipv6_addr_set_v4mapped(cb->daddr.v4, &addr);
@@ -209,21 +209,27 @@ void uet_mcast_rcv(struct uet_dev *udev, struct sk_buff *skb, u32 qkey)
 	rcu_read_lock();
 	mcg = uet_mcg_find(udev, &addr);
 	if (mcg) {
+		/* Each member but the last gets a clone (it shares the
+		 * payload and copies cb), the last the datagram itself.
+		 */
 		list_for_each_entry_rcu(mca, &mcg->qps, node) {
-			/* A clone shares the payload and copies cb. */
-			copy = skb_clone(skb, GFP_ATOMIC);
-			if (!copy) {
-				uet_inc(udev, UET_CNT_DROP_BACKLOG);
-				continue;
+			if (prev) {
+				copy = skb_clone(skb, GFP_ATOMIC);
+				if (copy)
+					uet_ud_deliver(udev, prev, copy, qkey);
+				else
+					uet_inc(udev, UET_CNT_DROP_BACKLOG);
 			}
-			uet_ud_deliver(udev, mca->qp, copy, qkey);
-			delivered = true;
+			prev = mca->qp;
 		}
 	}
+	if (prev)
+		uet_ud_deliver(udev, prev, skb, qkey);
 	rcu_read_unlock();
-	if (!delivered)
+	if (!prev) {
 		uet_inc(udev, UET_CNT_DROP_NO_QP);
-	consume_skb(skb);
+		kfree_skb(skb);
+	}
 }
 
 void uet_mcast_init(struct uet_dev *udev)

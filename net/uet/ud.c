@@ -104,6 +104,21 @@ static void uet_ud_rwqe_done(struct uet_qp *qp)
 		uet_queue_advance_consumer(&qp->rq);
 }
 
+/* A receive WQE that takes no datagram completes with status alone. */
+static void uet_ud_recv_fail(struct uet_qp *qp, u64 wr_id,
+			     enum ib_wc_status status)
+{
+	struct ib_wc wc = {
+		.wr_id = wr_id,
+		.status = status,
+		.opcode = IB_WC_RECV,
+		.qp = &qp->ibqp,
+		.port_num = UET_PORT,
+	};
+
+	uet_cq_post(qp->rcq, &wc, false);
+}
+
 /* Consumes skb. Returns false if the QP went to the error state. */
 static bool uet_ud_recv_one(struct uet_qp *qp, struct sk_buff *skb)
 {
@@ -132,12 +147,8 @@ static bool uet_ud_recv_one(struct uet_qp *qp, struct sk_buff *skb)
 	 * operation error, which on the receive side ends the QP (IBA).
 	 */
 	if (err) {
-		wc.wr_id = wqe->wr_id;
-		wc.status = IB_WC_LOC_QP_OP_ERR;
-		wc.wc_flags = 0;
-		wc.src_qp = 0;
 		uet_ud_rwqe_done(qp);
-		uet_cq_post(qp->rcq, &wc, false);
+		uet_ud_recv_fail(qp, wqe->wr_id, IB_WC_LOC_QP_OP_ERR);
 		kfree_skb(skb);
 		uet_qp_error(qp);
 		return false;
@@ -155,11 +166,7 @@ static bool uet_ud_recv_one(struct uet_qp *qp, struct sk_buff *skb)
 		 * (another QP may have taken the ones after it): it completes
 		 * in error, the QP goes on.
 		 */
-		wc.wr_id = wqe->wr_id;
-		wc.status = IB_WC_LOC_LEN_ERR;
-		wc.wc_flags = 0;
-		wc.src_qp = 0;
-		uet_cq_post(qp->rcq, &wc, false);
+		uet_ud_recv_fail(qp, wqe->wr_id, IB_WC_LOC_LEN_ERR);
 		return true;
 	}
 
