@@ -12,9 +12,8 @@
 #       switch settings, UE 1.0 §3.6.17, as "uet tune" prints them for
 #       the port's rate and the base RTT); every NSCC parameter on auto,
 #       the hosts' NICs at R (link_mbps: veth says 10 Gb/s).
-# dcqcn: trimming off, the same ECN ramp, a buffer of 12 BDP, the line
-#       rate and timers on auto, small steps (cc_dcqcn_gentle),
-#       2 x 32 KiB outstanding per sender.
+# dcqcn: trimming off, the same ECN ramp, a buffer of 12 BDP, every
+#       DCQCN parameter on auto, 2 x 32 KiB outstanding per sender.
 # none: the nscc port; shows what the window alone does.
 #
 # ONLY=1 runs nscc alone; KEEP=DIR keeps the samples and reports.
@@ -37,7 +36,7 @@ log "$N senders, port at R = $RATE_MBIT Mbit/s, BDP $BDP bytes"
 
 # The hosts' NICs run at R (veth says 10 Gb/s): the line rate of both
 # algorithms; every cc parameter on auto.
-cc_devs link_mbps $RATE_MBIT && cc_dcqcn_gentle || fail "cc parameters"
+cc_devs link_mbps $RATE_MBIT || fail "cc parameters"
 NSCC_PORT=$(cc_tuned_port nscc $BASE_RTT_US) || fail "uet tune"
 log "the port as uet tune sizes it for nscc: $NSCC_PORT"
 [ -z "$KEEP" ] || on_exit "cp -r $T $KEEP"

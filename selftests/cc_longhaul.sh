@@ -6,8 +6,8 @@
 # end of a long path. The recipe's router settings, in units of the path
 # RTT: buffer 2.5 x RTT, ECN from Kmin = 0.75 x RTT to Kmax = 1.5 x RTT,
 # no trimming (as "uet tune" prints it); the NICs at line rate R
-# (link_mbps); its NIC tuning rp_min_dec_fac 95, rp_clamp_tgt_rate 1
-# (cc_dcqcn_gentle), the timers scaled to the RTT (auto); its hosts: 0.5
+# (link_mbps); DCQCN's steps and timers scaled to R and the RTT (auto);
+# its hosts: 0.5
 # to 2 BDP outstanding per sender (here 2 x 32 KiB, 0.62 x R x RTT: with
 # 1.25, the first RTT, 4 senders at line rate before any CNP is back,
 # overflowed the buffer in one run of three).
@@ -36,12 +36,8 @@ on_exit "rm -rf $T"
 log "$N senders at R into one port at R = $RATE_MBIT Mbit/s, RTT $RTT_US us, R x RTT = $BDP bytes"
 
 # The hosts' NICs run at R (veth says 10 Gb/s): DCQCN's line rate, NSCC's
-# linkspeed; DCQCN's timers on auto, its steps small (cc_dcqcn_gentle:
-# with the firmware's, 0.951 and 0.963 of the port busy in two runs, at
-# the floor below; with these 0.98..0.99). NSCC's trimming is off, as the
-# port's is.
-cc_devs link_mbps $RATE_MBIT cc-param nscc.trimming 0 && cc_dcqcn_gentle ||
-	fail "cc parameters"
+# linkspeed; every cc parameter on auto.
+cc_devs link_mbps $RATE_MBIT || fail "cc parameters"
 DCQCN_PORT=$(cc_tuned_port dcqcn $RTT_US) || fail "uet tune"
 log "the port as uet tune sizes it for dcqcn: $DCQCN_PORT"
 # shellcheck disable=SC2086 # DCQCN_PORT: one word per option

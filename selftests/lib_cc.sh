@@ -15,19 +15,6 @@ cc_devs() {
 	done
 }
 
-# cc_dcqcn_gentle: DCQCN's steps on every device made small for a port
-# N flows share (cuts of 5% at most, the target clamped to the cut rate,
-# increases of R/40 and R/10): the firmware's halving cuts and 5/50 Mb/s
-# increases, made for one flow of 100 Gb/s, swing 8 flows of 5 Mbit/s
-# (cc_incast: 0.86 of the port used), and keep 4 flows at the edge of
-# cc_longhaul's floor. The timers and the line rate stay on auto
-# (Documentation/uet/design/cc-dcqcn.rst).
-cc_dcqcn_gentle() {
-	cc_devs cc-param dcqcn.rp_min_dec_fac 95 cc-param dcqcn.rp_clamp_tgt_rate 1 \
-		cc-param dcqcn.rp_ai_rate_mbps $((RATE_MBIT / 40)) \
-		cc-param dcqcn.rp_hai_rate_mbps $((RATE_MBIT / 10))
-}
-
 # cc_fabric DELAY_MS: the star, a uet device on every host, netem holding
 # r's packets (the ACKs and CNPs) DELAY_MS to stretch the RTT. Cables of
 # 4096 + 108 bytes (uet's worst-case headers) make RC packets of 4 KiB

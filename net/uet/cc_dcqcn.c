@@ -63,10 +63,12 @@ static const struct uet_cc_param uet_dcqcn_params[UET_DCQCN_NPARAMS] = {
 				 UET_DCQCN_RATE_MAX },
 	/* Mb/s, NVIDIA rpg_min_rate */
 	[UET_DCQCN_MIN_RATE] = { "rp_min_rate_mbps", 1, 1, UET_DCQCN_RATE_MAX },
-	/* Mb/s, NVIDIA rpg_ai_rate (unverified), HPCC RateAI */
-	[UET_DCQCN_AI_RATE] = { "rp_ai_rate_mbps", 5, 0, UET_DCQCN_RATE_MAX },
-	/* Mb/s, NVIDIA rpg_hai_rate (unverified), HPCC RateHAI */
-	[UET_DCQCN_HAI_RATE] = { "rp_hai_rate_mbps", 50, 0, UET_DCQCN_RATE_MAX },
+	/* Mb/s, NVIDIA rpg_ai_rate, HPCC RateAI; 0: auto
+	 * (uet_dcqcn_step_bps())
+	 */
+	[UET_DCQCN_AI_RATE] = { "rp_ai_rate_mbps", 0, 0, UET_DCQCN_RATE_MAX },
+	/* Mb/s, NVIDIA rpg_hai_rate, HPCC RateHAI; 0: auto */
+	[UET_DCQCN_HAI_RATE] = { "rp_hai_rate_mbps", 0, 0, UET_DCQCN_RATE_MAX },
 	/* rounds (F), DCQCN paper and ns-3 FastRecoveryTimes */
 	[UET_DCQCN_THRESHOLD] = { "rp_threshold", 5, 0, 255 },
 	/* us; 0: auto (uet_dcqcn_period_ns()) */
@@ -87,8 +89,8 @@ static const struct uet_cc_param uet_dcqcn_params[UET_DCQCN_NPARAMS] = {
 	/* Mb/s, NVIDIA rate_to_set_on_first_cnp; 0: the current rate */
 	[UET_DCQCN_FIRST_CNP_RATE] = { "rp_rate_to_set_on_first_cnp_mbps", 0,
 				       0, UET_DCQCN_RATE_MAX },
-	/* percent, NVIDIA rpg_min_dec_fac */
-	[UET_DCQCN_MIN_DEC_FAC] = { "rp_min_dec_fac", 50, 1, 100 },
+	/* percent, NVIDIA rpg_min_dec_fac; 0: auto (uet_dcqcn_min_dec()) */
+	[UET_DCQCN_MIN_DEC_FAC] = { "rp_min_dec_fac", 0, 0, 100 },
 	/* us, the least time between two cuts; 0: auto */
 	[UET_DCQCN_MONITOR_PERIOD] = { "rp_rate_reduce_monitor_period_us", 0,
 				       0, UET_DCQCN_US_MAX },
@@ -135,6 +137,54 @@ static u64 uet_dcqcn_max_bps(const struct uet_cc *cc)
 		mbps = min_t(u32, cc->link_mbps ?: UET_DCQCN_AUTO_LINE_MBPS,
 			     UET_DCQCN_RATE_MAX);
 	return (u64)mbps * 1000000;
+}
+
+/* The increase steps on auto, as shares of the line rate: NVIDIA's
+ * firmware adds 5 and 50 Mb/s a round (rpg_ai_rate, rpg_hai_rate), made
+ * for one flow of 100 Gb/s; on a port of 40 Mb/s shared by 8 flows, 5
+ * Mb/s is a flow's whole share each round, and the rate swings (0.86 of
+ * the port used, cc_incast). A round adds R/40 (R/10 in hyper increase):
+ * with a round per RTT on auto, N flows in additive increase add N R/40
+ * a round trip, within the long-haul port's ECN ramp (0.75 to 1.5 RTT of
+ * queue, Documentation/uet/admin-guide/sizing.rst) for up to 30 flows.
+ * The shares are those that kept 8 flows at 1.00 of a 40 Mb/s, 21 ms
+ * port (cc_incast, cc_longhaul; Documentation/uet/design/cc-dcqcn.rst).
+ */
+#define UET_DCQCN_AUTO_AI_DIV	40
+#define UET_DCQCN_AUTO_HAI_DIV	10
+
+/* An increase step (i: UET_DCQCN_AI_RATE or _HAI_RATE) in force, b/s. */
+static u64 uet_dcqcn_step_bps(const struct uet_cc *cc, int i)
+{
+	u32 div = i == UET_DCQCN_AI_RATE ? UET_DCQCN_AUTO_AI_DIV :
+		  UET_DCQCN_AUTO_HAI_DIV;
+
+	if (cc->params[i])
+		return (u64)cc->params[i] * 1000000;
+	return div_u64(uet_dcqcn_max_bps(cc), div);
+}
+
+/* The least share of its rate a cut leaves, percent, on auto: NVIDIA's
+ * rpg_min_dec_fac (50) while the RTT is within the firmware's increase
+ * timer; on a longer path, where every timer follows the RTT, 95. There
+ * a cut shows at the port an RTT later and recovery climbs back in
+ * RTT-long rounds (F of them fast, then R/40 each): 8 flows that halved
+ * on their CNPs left the port idle 11..17% of the time (4 flows 6%),
+ * cuts of 5% at most under 1% (cc_incast, cc_longhaul: 0.83..0.94 of
+ * the port used against 0.99..1.00; Documentation/uet/design/cc-dcqcn.rst).
+ */
+#define UET_DCQCN_AUTO_MIN_DEC_FW	50
+#define UET_DCQCN_AUTO_MIN_DEC_LONG	95
+
+static u32 uet_dcqcn_min_dec(const struct uet_cc *cc)
+{
+	u64 fw = (u64)uet_dcqcn_auto[UET_DCQCN_TIME_RESET].fw_us *
+		 NSEC_PER_USEC;
+
+	if (cc->params[UET_DCQCN_MIN_DEC_FAC])
+		return cc->params[UET_DCQCN_MIN_DEC_FAC];
+	return uet_meas_min_rtt(&cc->meas) > fw ? UET_DCQCN_AUTO_MIN_DEC_LONG :
+						  UET_DCQCN_AUTO_MIN_DEC_FW;
 }
 
 /* A timer parameter (i: one of uet_dcqcn_auto's) in force, ns. */
@@ -239,9 +289,9 @@ static u64 uet_dcqcn_round(struct uet_cc *cc, struct uet_dcqcn *d,
 		lo = d->stage_t - 1;
 	}
 	if (lo > f)
-		inc = uet_dcqcn_bps(p[UET_DCQCN_HAI_RATE]);
+		inc = uet_dcqcn_step_bps(cc, UET_DCQCN_HAI_RATE);
 	else if (hi > f)
-		inc = uet_dcqcn_bps(p[UET_DCQCN_AI_RATE]);
+		inc = uet_dcqcn_step_bps(cc, UET_DCQCN_AI_RATE);
 	d->target = min(d->target + inc, max);
 	/* Rounded up, so that fast recovery reaches the target. */
 	d->rate = (d->rate + d->target + 1) / 2;
@@ -305,7 +355,7 @@ static void uet_dcqcn_decrease(struct uet_cc *cc, struct uet_dcqcn *d, u64 t)
 	if (p[UET_DCQCN_CLAMP_TGT_RATE] || d->stage_t || d->stage_b)
 		d->target = d->rate;
 	cut = d->rate - ((d->rate * d->alpha) >> (UET_DCQCN_ALPHA_SHIFT + 1));
-	cut = max(cut, div_u64(d->rate * p[UET_DCQCN_MIN_DEC_FAC], 100));
+	cut = max(cut, div_u64(d->rate * uet_dcqcn_min_dec(cc), 100));
 	d->rate = max(cut, floor);
 	d->stage_t = 0;
 	d->stage_b = 0;
@@ -439,6 +489,11 @@ static int uet_dcqcn_get_info(const struct uet_cc *cc, struct uet_cc_stat *st)
 	/* The values in force of the parameters on auto. */
 	st[n++] = (struct uet_cc_stat){ "max_rate_mbps",
 		div_u64(uet_dcqcn_max_bps(cc), 1000000) };
+	st[n++] = (struct uet_cc_stat){ "min_dec_fac", uet_dcqcn_min_dec(cc) };
+	st[n++] = (struct uet_cc_stat){ "ai_rate_kbps",
+		div_u64(uet_dcqcn_step_bps(cc, UET_DCQCN_AI_RATE), 1000) };
+	st[n++] = (struct uet_cc_stat){ "hai_rate_kbps",
+		div_u64(uet_dcqcn_step_bps(cc, UET_DCQCN_HAI_RATE), 1000) };
 	st[n++] = (struct uet_cc_stat){ "alpha_period_us",
 		div_u64(uet_dcqcn_period_ns(cc, UET_DCQCN_ALPHA_PERIOD),
 			NSEC_PER_USEC) };

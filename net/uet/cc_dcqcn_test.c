@@ -45,11 +45,16 @@ static void uet_dcqcn_test_set(struct kunit *test, u32 *p, const char *name,
 	KUNIT_FAIL(test, "no parameter %s", name);
 }
 
-static struct uet_cc *uet_dcqcn_test_cc(struct kunit *test, const u32 *p)
+/* The cases below do the firmware's arithmetic with its steps, 5 and 50
+ * Mb/s a round, rather than the shares of the line rate on auto.
+ */
+static struct uet_cc *uet_dcqcn_test_cc(struct kunit *test, u32 *p)
 {
 	struct uet_cc *cc = kunit_kzalloc(test, sizeof(*cc), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, cc);
+	uet_dcqcn_test_set(test, p, "rp_ai_rate_mbps", 5);
+	uet_dcqcn_test_set(test, p, "rp_hai_rate_mbps", 50);
 	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 0, false, 0);
 	return cc;
 }
@@ -387,8 +392,10 @@ static void uet_dcqcn_np_test(struct kunit *test)
 #define STAT(cc, name)	uet_dcqcn_stat(test, cc, name)
 
 /* On auto, the line rate is the netdev's (10 Gb/s for one that reports no
- * speed), the timers the firmware's until an RTT is measured, then the
- * larger of those and RTT/4, RTT, RTT; values set stand.
+ * speed), the increase steps R/40 and R/10 of it, the timers the
+ * firmware's until an RTT is measured, then the larger of those and
+ * RTT/4, RTT, RTT; cuts to half at most, to 95% beyond the firmware's
+ * increase timer; values set stand.
  */
 static void uet_dcqcn_auto_test(struct kunit *test)
 {
@@ -402,16 +409,21 @@ static void uet_dcqcn_auto_test(struct kunit *test)
 	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 40, false, 0);
 	KUNIT_EXPECT_EQ(test, RATE(cc), 40);
 	KUNIT_EXPECT_EQ(test, STAT(cc, "max_rate_mbps"), 40);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "ai_rate_kbps"), 1000);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "hai_rate_kbps"), 4000);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "min_dec_fac"), 50);
 	KUNIT_EXPECT_EQ(test, STAT(cc, "alpha_period_us"), 1);
 	KUNIT_EXPECT_EQ(test, STAT(cc, "monitor_period_us"), 4);
 	KUNIT_EXPECT_EQ(test, STAT(cc, "time_reset_us"), 300);
 	uet_cc_ack(cc, &ack);
 	KUNIT_EXPECT_EQ(test, STAT(cc, "alpha_period_us"), 5000);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "min_dec_fac"), 95);
 	KUNIT_EXPECT_EQ(test, STAT(cc, "monitor_period_us"), 20000);
 	KUNIT_EXPECT_EQ(test, STAT(cc, "time_reset_us"), 20000);
 	/* A cut holds the next one back for the RTT. */
 	cc->ops->on_cnp(cc, 2 * MS);
 	KUNIT_EXPECT_EQ(test, DECREASES(cc), 1);
+	KUNIT_EXPECT_EQ(test, RATE(cc), 38);
 	cc->ops->on_cnp(cc, 21 * MS);
 	KUNIT_EXPECT_EQ(test, DECREASES(cc), 1);
 	cc->ops->on_cnp(cc, 23 * MS);
@@ -422,16 +434,24 @@ static void uet_dcqcn_auto_test(struct kunit *test)
 	ack.rtt_ns = 8 * US;
 	uet_cc_ack(cc, &ack);
 	KUNIT_EXPECT_EQ(test, STAT(cc, "max_rate_mbps"), 10000);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "ai_rate_kbps"), 250000);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "hai_rate_kbps"), 1000000);
 	KUNIT_EXPECT_EQ(test, STAT(cc, "alpha_period_us"), 2);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "min_dec_fac"), 50);
 	KUNIT_EXPECT_EQ(test, STAT(cc, "monitor_period_us"), 8);
 	KUNIT_EXPECT_EQ(test, STAT(cc, "time_reset_us"), 300);
 
 	uet_dcqcn_test_set(test, p, "rp_max_rate_mbps", 100);
 	uet_dcqcn_test_set(test, p, "rp_dce_tcp_rtt_us", 7);
+	uet_dcqcn_test_set(test, p, "rp_ai_rate_mbps", 5);
+	uet_dcqcn_test_set(test, p, "rp_min_dec_fac", 60);
 	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 40, false, 0);
 	ack.rtt_ns = 20 * MS;
 	uet_cc_ack(cc, &ack);
 	KUNIT_EXPECT_EQ(test, STAT(cc, "max_rate_mbps"), 100);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "ai_rate_kbps"), 5000);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "hai_rate_kbps"), 10000);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "min_dec_fac"), 60);
 	KUNIT_EXPECT_EQ(test, STAT(cc, "alpha_period_us"), 7);
 	KUNIT_EXPECT_EQ(test, STAT(cc, "monitor_period_us"), 20000);
 }
