@@ -64,6 +64,9 @@ struct uet_cc;
  *	(else the receiver saw a hole)
  * @on_loss: packets of @bytes declared lost, by the SACK rule or by
  *	@timeout
+ * @on_late: packets of @bytes that @on_loss was told of arrived after all,
+ *	before they were resent: the loss response to them was wrong and
+ *	may be undone (RFC 5682's spurious timeouts, RFC 3708's undo)
  * @on_cnp: a congestion notification packet (DCQCN) arrived
  * @on_ce: at the receiver, a CE-marked data packet arrived: true to
  *	answer it with a CNP (DCQCN's notification point); NULL when the
@@ -87,6 +90,7 @@ struct uet_cc_ops {
 	void (*on_nack)(struct uet_cc *cc, u64 now, u32 bytes, bool trimmed,
 			u64 inflight_bytes);
 	void (*on_loss)(struct uet_cc *cc, u64 now, u32 bytes, bool timeout);
+	void (*on_late)(struct uet_cc *cc, u64 now, u32 bytes);
 	void (*on_cnp)(struct uet_cc *cc, u64 now);
 	bool (*on_ce)(struct uet_cc *cc, u64 now);
 	void (*on_send)(struct uet_cc *cc, u64 now, u32 bytes, bool retx);

@@ -127,7 +127,7 @@ struct uet_nscc {
 	u64 eta;		/* bytes */
 	u64 adjust_bytes;
 	u32 q_inc_prop, q_inc_fair, q_dec, q_hold;
-	u32 quick_adapts, fast_incs, mult_decs, loss_decs, timeouts;
+	u32 quick_adapts, fast_incs, mult_decs, loss_decs, timeouts, lates;
 	bool rtt_seen;		/* base_rtt is measured, not configured */
 	bool increase;		/* fast increase mode */
 	bool trigger_qa;	/* a trim asks for quick adapt */
@@ -469,6 +469,18 @@ static void uet_nscc_on_loss(struct uet_cc *cc, u64 now, u32 bytes,
 	uet_nscc_loss_decrease(cc, n, bytes);
 }
 
+/* What a loss cost the window comes back when the packet was only late:
+ * a timeout whose originals were queued behind a failure, or reordering
+ * beyond the SACK rule's window, said nothing about congestion.
+ */
+static void uet_nscc_on_late(struct uet_cc *cc, u64 now, u32 bytes)
+{
+	struct uet_nscc *n = uet_cc_priv(cc);
+
+	n->cwnd = min(n->cwnd + bytes, n->max_wnd);
+	n->lates++;
+}
+
 static u64 uet_nscc_send_at(struct uet_cc *cc, u64 now, u64 inflight,
 			    u32 bytes)
 {
@@ -499,6 +511,7 @@ static int uet_nscc_get_info(const struct uet_cc *cc, struct uet_cc_stat *st)
 		{ "mult_dec", n->mult_decs },
 		{ "loss_dec", n->loss_decs },
 		{ "timeout", n->timeouts },
+		{ "late", n->lates },
 	};
 
 	BUILD_BUG_ON(ARRAY_SIZE(all) > UET_CC_STATS_MAX);
@@ -514,6 +527,7 @@ const struct uet_cc_ops uet_cc_nscc = {
 	.on_ack = uet_nscc_on_ack,
 	.on_nack = uet_nscc_on_nack,
 	.on_loss = uet_nscc_on_loss,
+	.on_late = uet_nscc_on_late,
 	.send_at = uet_nscc_send_at,
 	.get_info = uet_nscc_get_info,
 };

@@ -340,7 +340,8 @@ static void uet_nscc_md_once_per_rtt_test(struct kunit *test)
 			2ULL + 400 * 1000 / RTT);
 }
 
-/* Losses floor at one MTU; from there ACKs at zero delay grow it,
+/* Losses floor at one MTU, and a loss that was only late is undone;
+ * from there ACKs at zero delay grow it,
  * exponentially once a window went by, up to max_wnd and no higher.
  */
 static void uet_nscc_bounds_test(struct kunit *test)
@@ -353,6 +354,14 @@ static void uet_nscc_bounds_test(struct kunit *test)
 	cc.ops->on_loss(&cc, T0, 3 * MTU, true);
 	KUNIT_EXPECT_EQ(test, CWND(&cc), MAX_WND - 3 * MTU);
 	KUNIT_EXPECT_EQ(test, uet_nscc_test_stat(test, &cc, "timeout"), 1ULL);
+	/* Two of them were only late: they give back what they cost, and
+	 * no more than max_wnd.
+	 */
+	cc.ops->on_late(&cc, T0, 2 * MTU);
+	KUNIT_EXPECT_EQ(test, CWND(&cc), MAX_WND - MTU);
+	cc.ops->on_late(&cc, T0, 2 * MTU);
+	KUNIT_EXPECT_EQ(test, CWND(&cc), MAX_WND);
+	KUNIT_EXPECT_EQ(test, uet_nscc_test_stat(test, &cc, "late"), 2ULL);
 	for (i = 0; i < 100; i++)
 		cc.ops->on_loss(&cc, T0, MTU, false);
 	KUNIT_EXPECT_EQ(test, CWND(&cc), (u64)MTU);

@@ -34,6 +34,7 @@ int uet_pdc_tx_init(struct uet_pdc_tx *tx, u32 win, u32 isn)
 	tx->sacked_hi = isn;
 	tx->nlost = 0;
 	tx->nlost_rto = 0;
+	tx->nlate = 0;
 	tx->rto_credit = 0;
 	tx->rto_late = false;
 	tx->nsacked = 0;
@@ -82,6 +83,7 @@ void uet_pdc_tx_drop_all(struct uet_pdc_tx *tx, uet_pdc_release_t release,
 	tx->acked_hi = tx->nxt;
 	tx->nlost = 0;
 	tx->nlost_rto = 0;
+	tx->nlate = 0;
 	tx->nsacked = 0;
 	tx->inflight_bytes = 0;
 	tx->lost_bytes = 0;
@@ -117,6 +119,8 @@ static int uet_pdc_tx_mark_acked(struct uet_pdc_tx *tx, u32 psn,
 	if (pkt->flags & UET_PDC_LOST) {
 		tx->nlost--;
 		tx->lost_bytes -= pkt->bytes;
+		if (pkt->flags & UET_PDC_CHARGED)
+			tx->nlate++;
 		if (pkt->flags & UET_PDC_RTO) {
 			tx->nlost_rto--;
 			tx->rto_late = true;
@@ -230,8 +234,10 @@ static bool uet_pdc_tx_mark_lost(struct uet_pdc_tx *tx, u32 psn, u8 why)
 	tx->lost_bytes += pkt->bytes;
 	if (why & UET_PDC_RTO)
 		tx->nlost_rto++;
-	if (tx->path_failed && tx->path_failed(tx->path_arg, pkt))
+	if (tx->path_failed && tx->path_failed(tx->path_arg, pkt)) {
 		tx->path_losses++;
+		pkt->flags &= ~UET_PDC_CHARGED;
+	}
 	return true;
 }
 
@@ -284,7 +290,7 @@ u32 uet_pdc_tx_detect_loss(struct uet_pdc_tx *tx, u64 now, u32 dupthresh)
 			continue;
 		if (now - pkt->sent_ns < reo)
 			continue;
-		marked += uet_pdc_tx_mark_lost(tx, psn, 0);
+		marked += uet_pdc_tx_mark_lost(tx, psn, UET_PDC_CHARGED);
 	}
 	/* Rounds of loss with no duplicate since: the path reorders less. */
 	if (marked && tx->reo_steps && now - tx->reo_round_ns >= tx->srtt_ns) {
@@ -355,7 +361,8 @@ u32 uet_pdc_tx_timeout(struct uet_pdc_tx *tx, u64 now, u64 rto_ns)
 
 	for (psn = tx->una; psn != tx->nxt; psn++)
 		if (now - uet_pdc_tx_pkt(tx, psn)->sent_ns >= rto_ns)
-			marked += uet_pdc_tx_mark_lost(tx, psn, UET_PDC_RTO);
+			marked += uet_pdc_tx_mark_lost(tx, psn, UET_PDC_RTO |
+							  UET_PDC_CHARGED);
 	/* One packet of what it marked goes out, and the ACKs that follow
 	 * say whether the rest was lost or only late (F-RTO, RFC 5682, with
 	 * the SACK to tell them apart; uet_pdc_tx_ack()): a timeout that a
@@ -422,7 +429,8 @@ void uet_pdc_tx_resent(struct uet_pdc_tx *tx, u32 psn, u64 now)
 			if (tx->rto_credit)
 				tx->rto_credit--;
 		}
-		pkt->flags &= ~(UET_PDC_LOST | UET_PDC_TRIMMED | UET_PDC_RTO);
+		pkt->flags &= ~(UET_PDC_LOST | UET_PDC_TRIMMED | UET_PDC_RTO |
+				UET_PDC_CHARGED);
 		tx->nlost--;
 		tx->lost_bytes -= pkt->bytes;
 	}

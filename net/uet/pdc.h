@@ -23,6 +23,7 @@
 #define UET_PDC_LOST		0x02	/* to be sent again */
 #define UET_PDC_TRIMMED		0x04	/* ... because a switch trimmed it */
 #define UET_PDC_RTO		0x08	/* ... because the timer expired */
+#define UET_PDC_CHARGED		0x10	/* ... and congestion control paid */
 
 struct uet_pdc_pkt {
 	void *cookie;		/* the caller's copy of the packet */
@@ -82,6 +83,11 @@ struct uet_pdc_tx {
 	uet_pdc_path_failed_t path_failed;	/* NULL: never */
 	void *path_arg;
 	u32 path_losses;	/* losses path_failed put on a path */
+	/* Packets declared lost by the SACK rule or a timeout, charged to
+	 * congestion control, then acknowledged before they were resent:
+	 * the originals arrived, late. The caller takes and zeroes it.
+	 */
+	u32 nlate;
 };
 
 /* Called for each packet the peer acknowledged, in any order. */

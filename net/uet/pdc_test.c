@@ -178,7 +178,8 @@ static void uet_pdc_loss_rules_test(struct kunit *test)
 /* After a timeout one packet is resent. ACKs of originals it marked say
  * the window was late: what is left goes two per packet acknowledged.
  * ACKs of resent packets alone say it was lost: the rest goes at once. A
- * NACKed packet never waits.
+ * NACKed packet never waits. Marked originals acknowledged before their
+ * resend are counted late (nlate), for congestion control to undo.
  */
 static void uet_pdc_rto_recovery_test(struct kunit *test)
 {
@@ -194,14 +195,19 @@ static void uet_pdc_rto_recovery_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, psn, ISN);
 	uet_pdc_tx_resent(&tx, psn, 10 * MS);
 	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_next_lost(&tx, &psn));
-	/* Late: two originals arrived, then the rest of them. */
+	/* Late: two originals arrived, then the rest of them. The resent
+	 * one may have arrived as the copy: only the other is known late.
+	 */
 	uet_pdc_tx_ack(&tx, ISN + 1, ISN + 2, 0, uet_pdc_test_release, &rel);
+	KUNIT_EXPECT_EQ(test, tx.nlate, 1U);
 	for (n = 0; uet_pdc_tx_next_lost(&tx, &psn); n++) {
 		KUNIT_EXPECT_EQ(test, psn, ISN + 2 + n);
 		uet_pdc_tx_resent(&tx, psn, 11 * MS);
 	}
 	KUNIT_EXPECT_EQ(test, n, 4U);
 	uet_pdc_tx_ack(&tx, ISN + 15, ISN + 16, 0, uet_pdc_test_release, &rel);
+	KUNIT_EXPECT_EQ(test, tx.nlate, 11U);
+	tx.nlate = 0;
 	KUNIT_EXPECT_EQ(test, tx.nlost, 0U);
 	KUNIT_EXPECT_EQ(test, tx.nlost_rto, 0U);
 	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_next_lost(&tx, &psn));
@@ -223,6 +229,10 @@ static void uet_pdc_rto_recovery_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_next_lost(&tx, &psn));
 	uet_pdc_tx_ack(&tx, ISN + 16, ISN + 17, BIT_ULL(15),
 		       uet_pdc_test_release, &rel);
+	/* Resent, or NACKed (which the SACK rule did not charge): none is
+	 * known late.
+	 */
+	KUNIT_EXPECT_EQ(test, tx.nlate, 0U);
 	for (n = 0; uet_pdc_tx_next_lost(&tx, &psn); n++) {
 		KUNIT_EXPECT_EQ(test, psn, ISN + 17 + n);
 		uet_pdc_tx_resent(&tx, psn, 31 * MS);

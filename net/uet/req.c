@@ -1096,6 +1096,9 @@ void uet_req_rcv_ack(struct uet_qp *qp, struct sk_buff *skb)
 			       ack.cack_psn + ack.sack_psn_offset,
 			       ack.sack_bitmap, uet_req_acked_pkt, qp);
 	uet_req_good_flush(qp);
+	if (qp->tx.nlate && qp->cc.ops->on_late)
+		qp->cc.ops->on_late(&qp->cc, now, qp->tx.nlate * qp->cc.mtu);
+	qp->tx.nlate = 0;
 	/* The peer acknowledged what we sent: it knows where we start. */
 	if (newly > 0)
 		qp->tx_synced = true;
