@@ -125,7 +125,7 @@ static void uet_qp_cc_start(struct uet_qp *qp, const struct uet_cc_ops *ops)
 	for (i = 0; i < UET_CC_PARAMS_MAX; i++)
 		params[i] = READ_ONCE(qp->udev->params.cc_params[idx][i]);
 	uet_cc_init(&qp->cc, ops, qp->seg + UET_DATA_HDR_LEN, params,
-		    link ?: READ_ONCE(qp->udev->link_mbps), link,
+		    link ?: READ_ONCE(qp->udev->link_mbps), link, NULL,
 		    ktime_get_ns());
 	qp->cc_traced = 0;
 }
