@@ -121,12 +121,18 @@ void uet_cc_ack(struct uet_cc *cc, struct uet_cc_ack *ack)
 }
 EXPORT_SYMBOL_IF_KUNIT(uet_cc_ack);
 
-int uet_cc_meas_info(const struct uet_cc *cc, struct uet_cc_stat *st)
+int uet_cc_meas_info(const struct uet_cc *cc, const struct uet_cc_meas *peer,
+		     struct uet_cc_stat *st)
 {
 	st[0] = (struct uet_cc_stat){ "meas_rtt_ns",
 				      uet_meas_min_rtt(&cc->meas) };
 	st[1] = (struct uet_cc_stat){ "meas_rate_mbps",
 		div_u64(uet_meas_max_rate(&cc->meas), 125000) };
 	st[2] = (struct uet_cc_stat){ "link_mbps", cc->link_mbps };
-	return UET_CC_MEAS_STATS;
+	if (!peer)
+		return 3;
+	st[3] = (struct uet_cc_stat){ "peer_rtt_ns", uet_meas_min_rtt(peer) };
+	st[4] = (struct uet_cc_stat){ "peer_rate_mbps",
+		div_u64(uet_meas_max_rate(peer), 125000) };
+	return 5;
 }

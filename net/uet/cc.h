@@ -132,8 +132,11 @@ void uet_cc_init(struct uet_cc *cc, const struct uet_cc_ops *ops, u32 mtu,
 		 const struct uet_cc_meas *meas, u64 now);
 /* An ACK: the measurements first, then the algorithm's on_ack. */
 void uet_cc_ack(struct uet_cc *cc, struct uet_cc_ack *ack);
-/* The measured inputs as stats ("uet qp show"), 3 of them. */
-#define UET_CC_MEAS_STATS	3
-int uet_cc_meas_info(const struct uet_cc *cc, struct uet_cc_stat *st);
+/* The measured inputs as stats ("uet qp show"), 3 of them, 5 with what a
+ * new QP to the same peer would start with (@peer, uet_meas_seed()).
+ */
+#define UET_CC_MEAS_STATS	5
+int uet_cc_meas_info(const struct uet_cc *cc, const struct uet_cc_meas *peer,
+		     struct uet_cc_stat *st);
 
 #endif /* _UET_CC_H */
