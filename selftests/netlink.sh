@@ -6,8 +6,9 @@
 # message and change nothing; without CAP_NET_ADMIN nothing can be set
 # (devices, QPs, paths); a device, its QPs, paths and events are visible
 # only from its own network namespace; "uet qp show" follows an
-# ib_write_bw run (PSNs advance, bytes in flight) and "uet tune" sizes a
-# port from the RTT its QPs measured; "uet monitor" reports
+# ib_write_bw run (PSNs advance, bytes in flight), a second QP to the
+# same peer starts from the RTT the first measured, and "uet tune" sizes
+# a port from the RTT its QPs measured; "uet monitor" reports
 # the QP error when the peer goes away; the uet tracepoints fire
 # during a lossy transfer, one uet_retransmit per counted retransmission.
 . "$(dirname "$0")/lib.sh"
@@ -230,6 +231,45 @@ in_ns a ib_write_bw --use_old_post_send -d uet0 -x "$GID_A" -s 65536 -D 600 \
 cli=$!
 on_exit "kill $cli 2>/dev/null; wait $cli 2>/dev/null"
 step "uet qp show: during ib_write_bw, snd_nxt advances and bytes are in flight" qp_follows
+
+# A QP to a peer that another QP of the device measured starts from the
+# peer's measurements: the server of a second ib_write_bw, on a, only
+# receives (RTR), so takes no sample of its own (min_rtt_us 0), yet
+# shows an RTT and a rate, those the first QP measured.
+ip netns exec "$(ns_name a)" ib_write_bw --use_old_post_send -d uet0 -x "$GID_A" \
+	-p 18516 -s 65536 -D 600 >"$T/bw2.srv" 2>&1 &
+srv2=$!
+on_exit "kill $srv2 2>/dev/null; wait $srv2 2>/dev/null"
+bw2_listens() { wait_for 30 tcp_listens "$srv2" 18516 || { cat "$T/bw2.srv"; false; }; }
+step "a second ib_write_bw server listens, on a" bw2_listens
+in_ns b ib_write_bw --use_old_post_send -d uet1 -x "$GID_B" -p 18516 -s 65536 \
+	-D 600 10.0.0.1 >"$T/bw2" 2>&1 &
+cli2=$!
+on_exit "kill $cli2 2>/dev/null; wait $cli2 2>/dev/null"
+seeded_qp() {
+	in_ns a "$UET" -j qp show dev uet0 | python3 -c 'import json, sys
+rc = [q for q in json.load(sys.stdin)
+      if q.get("type") == "RC" and q.get("state") in ("RTR", "RTS")]
+rx = [q for q in rc if q["snd_nxt"] == q["snd_una"] and not q["min_rtt_us"]]
+for q in rx:
+    print("# qpn %d: min_rtt_us 0, meas_rtt_ns %d meas_rate_mbps %d" %
+          (q["qpn"], q["cc_stats"]["meas_rtt_ns"], q["cc_stats"]["meas_rate_mbps"]))
+sys.exit(not (len(rc) >= 2 and rx and
+              all(q["cc_stats"]["meas_rtt_ns"] > 0 and
+                  q["cc_stats"]["meas_rate_mbps"] > 0 and
+                  q["cc_stats"]["peer_rtt_ns"] > 0 for q in rx)))'
+}
+peer_seeded() {
+	wait_for 60 seeded_qp || {
+		in_ns a "$UET" qp show dev uet0
+		cat "$T/bw2" "$T/bw2.srv"
+		return 1
+	}
+	seeded_qp
+}
+step "uet qp show: a receiving QP to the same peer starts with its measured RTT" peer_seeded
+kill "$cli2" "$srv2" 2>/dev/null
+wait "$cli2" "$srv2" 2>/dev/null
 
 # Authority over live QPs and paths, which the traffic gives: a's RC QP.
 if stock_kernel; then

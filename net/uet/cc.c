@@ -89,10 +89,13 @@ EXPORT_SYMBOL_IF_KUNIT(uet_cc_index);
  * @link_mbps: the device's port speed, 0 when unknown
  * @link_set: @link_mbps is the operator's (the device's link_mbps), not
  *	what the netdev reports
+ * @meas: what the QP starts from, its peer's measurements as of @now
+ *	(uet_meas_seed()); NULL for none
  * @now: the time, ns
  */
 void uet_cc_init(struct uet_cc *cc, const struct uet_cc_ops *ops, u32 mtu,
-		 const u32 *params, u32 link_mbps, bool link_set, u64 now)
+		 const u32 *params, u32 link_mbps, bool link_set,
+		 const struct uet_cc_meas *meas, u64 now)
 {
 	u32 i;
 
@@ -103,6 +106,8 @@ void uet_cc_init(struct uet_cc *cc, const struct uet_cc_ops *ops, u32 mtu,
 	cc->link_set = link_set;
 	for (i = 0; i < ops->nparams && i < UET_CC_PARAMS_MAX; i++)
 		cc->params[i] = params ? params[i] : ops->params[i].def;
+	if (meas)
+		cc->meas = *meas;
 	ops->init(cc, now);
 }
 EXPORT_SYMBOL_IF_KUNIT(uet_cc_init);
@@ -116,12 +121,18 @@ void uet_cc_ack(struct uet_cc *cc, struct uet_cc_ack *ack)
 }
 EXPORT_SYMBOL_IF_KUNIT(uet_cc_ack);
 
-int uet_cc_meas_info(const struct uet_cc *cc, struct uet_cc_stat *st)
+int uet_cc_meas_info(const struct uet_cc *cc, const struct uet_cc_meas *peer,
+		     struct uet_cc_stat *st)
 {
 	st[0] = (struct uet_cc_stat){ "meas_rtt_ns",
 				      uet_meas_min_rtt(&cc->meas) };
 	st[1] = (struct uet_cc_stat){ "meas_rate_mbps",
 		div_u64(uet_meas_max_rate(&cc->meas), 125000) };
 	st[2] = (struct uet_cc_stat){ "link_mbps", cc->link_mbps };
-	return UET_CC_MEAS_STATS;
+	if (!peer)
+		return 3;
+	st[3] = (struct uet_cc_stat){ "peer_rtt_ns", uet_meas_min_rtt(peer) };
+	st[4] = (struct uet_cc_stat){ "peer_rate_mbps",
+		div_u64(uet_meas_max_rate(peer), 125000) };
+	return 5;
 }

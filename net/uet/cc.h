@@ -58,7 +58,7 @@ struct uet_cc;
  * @params: its tunables, @nparams of them
  * @nparams: entries of @params
  * @init: start; cc->mtu, cc->link_mbps and cc->params are set, the
- *	private area and cc->meas zeroed
+ *	private area zeroed, cc->meas zeroed or seeded with the peer's
  * @on_ack: what one ACK told the sender, cc->meas already updated by it
  * @on_nack: a NACK for a packet of @bytes, @trimmed when a switch cut it
  *	(else the receiver saw a hole)
@@ -132,11 +132,15 @@ int uet_cc_param_index(const struct uet_cc_ops *ops, const char *name);
 #define UET_CC_NUM		3
 
 void uet_cc_init(struct uet_cc *cc, const struct uet_cc_ops *ops, u32 mtu,
-		 const u32 *params, u32 link_mbps, bool link_set, u64 now);
+		 const u32 *params, u32 link_mbps, bool link_set,
+		 const struct uet_cc_meas *meas, u64 now);
 /* An ACK: the measurements first, then the algorithm's on_ack. */
 void uet_cc_ack(struct uet_cc *cc, struct uet_cc_ack *ack);
-/* The measured inputs as stats ("uet qp show"), 3 of them. */
-#define UET_CC_MEAS_STATS	3
-int uet_cc_meas_info(const struct uet_cc *cc, struct uet_cc_stat *st);
+/* The measured inputs as stats ("uet qp show"), 3 of them, 5 with what a
+ * new QP to the same peer would start with (@peer, uet_meas_seed()).
+ */
+#define UET_CC_MEAS_STATS	5
+int uet_cc_meas_info(const struct uet_cc *cc, const struct uet_cc_meas *peer,
+		     struct uet_cc_stat *st);
 
 #endif /* _UET_CC_H */

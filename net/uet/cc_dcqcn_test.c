@@ -55,7 +55,7 @@ static struct uet_cc *uet_dcqcn_test_cc(struct kunit *test, u32 *p)
 	KUNIT_ASSERT_NOT_NULL(test, cc);
 	uet_dcqcn_test_set(test, p, "rp_ai_rate_mbps", 5);
 	uet_dcqcn_test_set(test, p, "rp_hai_rate_mbps", 50);
-	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 0, false, 0);
+	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 0, false, NULL, 0);
 	return cc;
 }
 
@@ -406,7 +406,7 @@ static void uet_dcqcn_auto_test(struct kunit *test)
 	};
 
 	KUNIT_ASSERT_NOT_NULL(test, cc);
-	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 40, false, 0);
+	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 40, false, NULL, 0);
 	KUNIT_EXPECT_EQ(test, RATE(cc), 40);
 	KUNIT_EXPECT_EQ(test, STAT(cc, "max_rate_mbps"), 40);
 	KUNIT_EXPECT_EQ(test, STAT(cc, "ai_rate_kbps"), 1000);
@@ -430,7 +430,7 @@ static void uet_dcqcn_auto_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, DECREASES(cc), 2);
 
 	/* Microseconds: the firmware's values, longer than these shares. */
-	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 0, false, 0);
+	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 0, false, NULL, 0);
 	ack.rtt_ns = 8 * US;
 	uet_cc_ack(cc, &ack);
 	KUNIT_EXPECT_EQ(test, STAT(cc, "max_rate_mbps"), 10000);
@@ -445,7 +445,7 @@ static void uet_dcqcn_auto_test(struct kunit *test)
 	uet_dcqcn_test_set(test, p, "rp_dce_tcp_rtt_us", 7);
 	uet_dcqcn_test_set(test, p, "rp_ai_rate_mbps", 5);
 	uet_dcqcn_test_set(test, p, "rp_min_dec_fac", 60);
-	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 40, false, 0);
+	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 40, false, NULL, 0);
 	ack.rtt_ns = 20 * MS;
 	uet_cc_ack(cc, &ack);
 	KUNIT_EXPECT_EQ(test, STAT(cc, "max_rate_mbps"), 100);

@@ -31,7 +31,10 @@
  */
 #define UET_MEAS_RATE_MIN_NS	(100ULL * NSEC_PER_USEC)
 
-/* The extreme of the last one or two windows of samples. */
+/* The extreme of the last one or two windows of samples. A window's
+ * samples are no older than its start; the one before is taken as a
+ * window older.
+ */
 struct uet_meas_win {
 	u64 cur, prev;		/* extremes of this window and the last */
 	u64 start;		/* when the current window began */
@@ -46,8 +49,24 @@ struct uet_cc_meas {
 	u32 rate_samples;
 };
 
+/* The filters of the QPs to one peer, merged: what a new QP to it starts
+ * from. Each value keeps the start of the window it was measured in, so
+ * it ages out as it would have in the QP's own filter however often it
+ * passes from QP to peer and back: a path that lengthens is relearned.
+ * Rates too are kept over min_rtt's windows: a QP's windows of a few
+ * round trips pass only as it samples, which a QP at rest does not, nor
+ * a peer. A QP keeps a rate it starts with until its own rate samples
+ * push it out of its windows.
+ */
+struct uet_meas_shared {
+	struct uet_meas_win min_rtt;
+	struct uet_meas_win max_rate;
+};
+
 /* An ACK at @now acknowledged @bytes; @rtt_ns its RTT sample (0: none).
- * Returns true when the min RTT or the max rate it reports changed.
+ * Returns true when the min RTT or the max rate it reports changed, or a
+ * window of the min RTT began (every 5 s of samples): what keeps a copy
+ * (uet_meas_publish()) from aging out of a path that stays the same.
  */
 bool uet_meas_ack(struct uet_cc_meas *m, u64 now, u64 bytes, u64 rtt_ns);
 
@@ -55,5 +74,13 @@ bool uet_meas_ack(struct uet_cc_meas *m, u64 now, u64 bytes, u64 rtt_ns);
 u64 uet_meas_min_rtt(const struct uet_cc_meas *m);
 /* The windowed maximum delivery rate, bytes/s; 0 before a sample. */
 u64 uet_meas_max_rate(const struct uet_cc_meas *m);
+
+/* Merges what @m measured into @s. */
+void uet_meas_publish(struct uet_meas_shared *s, const struct uet_cc_meas *m);
+/* Starts a zeroed @m at @now with the values of @s not yet aged out; its
+ * own samples then join them as if it had measured them itself.
+ */
+void uet_meas_seed(struct uet_cc_meas *m, const struct uet_meas_shared *s,
+		   u64 now);
 
 #endif /* _UET_CC_MEAS_H */

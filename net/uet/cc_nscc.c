@@ -14,9 +14,10 @@
  * they follow what the QP measures (cc_meas.h): the base RTT is the
  * windowed minimum RTT, the line rate the windowed maximum delivery rate
  * with room to grow (4/3 of it, so max_wnd is 2 measured BDPs), bounded
- * by the netdev's speed. Before the first ACK a new QP starts as on the
- * spec's reference RTT; at the first RTT sample its line rate is what
- * its first window delivered in that RTT.
+ * by the netdev's speed. A new QP starts from what the other QPs to its
+ * peer measured (peer.h); the first starts as on the spec's reference
+ * RTT, and at its first RTT sample takes for line rate what its first
+ * window delivered in that RTT.
  *
  * Fixed point: windows in bytes, times in ns, ratios of the spec's float
  * constants in thousandths (params) or in 1/2^NSCC_FP (derived state).
@@ -185,22 +186,6 @@ static void uet_nscc_derive(struct uet_cc *cc, struct uet_nscc *n)
 	n->eta = uet_nscc_scaled(p[NSCC_ETA], cc->mtu, bdp, 1);
 }
 
-static void uet_nscc_init(struct uet_cc *cc, u64 now)
-{
-	struct uet_nscc *n = uet_cc_priv(cc);
-	const u32 *p = cc->params;
-
-	BUILD_BUG_ON(sizeof(struct uet_nscc) > sizeof(cc->priv));
-	n->base_rtt = uet_nscc_config_rtt(cc) ?: NSCC_REF_RTT;
-	n->linkspeed = p[NSCC_LINKSPEED_MBPS] ?: cc->link_mbps ?:
-		       NSCC_AUTO_MBPS;
-	uet_nscc_derive(cc, n);
-	n->cwnd = n->max_wnd;
-	n->last_adjust = now;
-	n->last_dec = now;
-	n->adjust_bytes = (u64)p[NSCC_ADJUST_BYTES_MTUS] * cc->mtu;
-}
-
 static void uet_nscc_bound(const struct uet_cc *cc, struct uet_nscc *n)
 {
 	n->cwnd = clamp_t(u64, n->cwnd, cc->mtu, n->max_wnd);
@@ -231,10 +216,11 @@ static u64 uet_nscc_auto_mbps(u64 bytes_per_s)
 }
 
 /* The measurements moved: auto inputs follow them, and all the spec
- * derives from them. The first window delivered in one RTT stands for
- * the rate until a rate sample is in (cc_meas.c takes one per RTT).
+ * derives from them. The first @window delivered in one RTT stands for
+ * the rate until a rate sample is in (cc_meas.c takes one per RTT); a
+ * QP seeded with its peer's measurements has delivered none yet (0).
  */
-static void uet_nscc_auto(struct uet_cc *cc, struct uet_nscc *n)
+static void uet_nscc_auto(struct uet_cc *cc, struct uet_nscc *n, u64 window)
 {
 	const u32 *p = cc->params;
 	u64 rtt = uet_meas_min_rtt(&cc->meas);
@@ -246,19 +232,40 @@ static void uet_nscc_auto(struct uet_cc *cc, struct uet_nscc *n)
 		n->rtt_seen = true;
 		n->base_rtt = rtt;
 	}
+	if (!rate)
+		rate = mul_u64_u64_div_u64(window, NSEC_PER_SEC, n->base_rtt);
 	/* A port speed the operator gave is the line rate; a netdev's own
 	 * (veth says 10 Gb/s whatever carries its packets) only bounds the
 	 * measured one.
 	 */
-	if (!p[NSCC_LINKSPEED_MBPS] && !cc->link_set) {
-		if (!rate)
-			rate = mul_u64_u64_div_u64(n->cwnd, NSEC_PER_SEC,
-						   n->base_rtt);
+	if (rate && !p[NSCC_LINKSPEED_MBPS] && !cc->link_set) {
 		n->linkspeed = uet_nscc_auto_mbps(rate);
 		if (cc->link_mbps)
 			n->linkspeed = min_t(u64, n->linkspeed, cc->link_mbps);
 	}
 	uet_nscc_derive(cc, n);
+}
+
+static void uet_nscc_init(struct uet_cc *cc, u64 now)
+{
+	struct uet_nscc *n = uet_cc_priv(cc);
+	const u32 *p = cc->params;
+
+	BUILD_BUG_ON(sizeof(struct uet_nscc) > sizeof(cc->priv));
+	n->base_rtt = uet_nscc_config_rtt(cc) ?: NSCC_REF_RTT;
+	n->linkspeed = p[NSCC_LINKSPEED_MBPS] ?: cc->link_mbps ?:
+		       NSCC_AUTO_MBPS;
+	/* A new QP to a peer others measured starts on their base RTT,
+	 * not on its own first sample, which an incast may inflate.
+	 */
+	if (uet_meas_min_rtt(&cc->meas))
+		uet_nscc_auto(cc, n, 0);
+	else
+		uet_nscc_derive(cc, n);
+	n->cwnd = n->max_wnd;
+	n->last_adjust = now;
+	n->last_dec = now;
+	n->adjust_bytes = (u64)p[NSCC_ADJUST_BYTES_MTUS] * cc->mtu;
 }
 
 static void uet_nscc_update_delay(struct uet_cc *cc, struct uet_nscc *n,
@@ -380,7 +387,7 @@ static void uet_nscc_on_ack(struct uet_cc *cc, const struct uet_cc_ack *ack)
 		uet_nscc_penalty(cc, n, ack);
 	if (ack->meas_changed &&
 	    (!cc->params[NSCC_BASE_RTT_US] || !cc->params[NSCC_LINKSPEED_MBPS]))
-		uet_nscc_auto(cc, n);
+		uet_nscc_auto(cc, n, n->cwnd);
 	if (ack->rtt_ns) {
 		if (cc->params[NSCC_BASE_RTT_US])
 			uet_nscc_update_base_rtt(cc, n, ack->rtt_ns);

@@ -76,7 +76,7 @@ static void uet_nscc_test_init(struct kunit *test, struct uet_cc *cc,
 		p[i] = uet_cc_nscc.params[i].def;
 	p[uet_nscc_test_param(test, "linkspeed_mbps")] = linkspeed_mbps;
 	p[uet_nscc_test_param(test, "base_rtt_us")] = base_rtt_us;
-	uet_cc_init(cc, &uet_cc_nscc, MTU, p, 0, false, T0);
+	uet_cc_init(cc, &uet_cc_nscc, MTU, p, 0, false, NULL, T0);
 }
 
 /* The reference network, with a clean RTT sample taken at T0 that also
@@ -120,7 +120,7 @@ static void uet_nscc_registry_test(struct kunit *test)
 	 * counts as 10 Gb/s, the RTT is the reference's 12 us; window 1.5
 	 * BDP, target 0.75 RTT.
 	 */
-	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 0, false, T0);
+	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 0, false, NULL, T0);
 	KUNIT_EXPECT_LE(test, cc.ops->get_info(&cc, st), UET_CC_STATS_MAX);
 	KUNIT_EXPECT_EQ(test, CWND(&cc), 22500ULL);
 	KUNIT_EXPECT_EQ(test, uet_nscc_test_stat(test, &cc, "max_wnd"), 22500ULL);
@@ -421,7 +421,7 @@ static void uet_nscc_auto_test(struct kunit *test)
 	struct uet_cc cc;
 	int i;
 
-	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 0, false, T0);
+	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 0, false, NULL, T0);
 	KUNIT_ASSERT_EQ(test, CWND(&cc), 22500ULL);
 	uet_nscc_test_meas_ack(&cc, now, 0, 2 * rtt);
 	KUNIT_EXPECT_EQ(test, STAT(&cc, "base_rtt_ns"), 2 * rtt);
@@ -442,7 +442,7 @@ static void uet_nscc_auto_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, STAT(&cc, "max_wnd"), 208687ULL);
 
 	/* A netdev of 20 Mb/s bounds it. */
-	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 20, false, T0);
+	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 20, false, NULL, T0);
 	KUNIT_EXPECT_EQ(test, STAT(&cc, "linkspeed_mbps"), 20ULL);
 	uet_nscc_test_meas_ack(&cc, T0, 0, 12000);
 	KUNIT_EXPECT_EQ(test, STAT(&cc, "linkspeed_mbps"), 20ULL);
@@ -450,7 +450,7 @@ static void uet_nscc_auto_test(struct kunit *test)
 	/* A port speed the operator set is the line rate: no measurement
 	 * moves it (the base RTT is measured still).
 	 */
-	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 40, true, T0);
+	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 40, true, NULL, T0);
 	uet_nscc_test_meas_ack(&cc, T0, 0, rtt);
 	KUNIT_EXPECT_EQ(test, STAT(&cc, "linkspeed_mbps"), 40ULL);
 	KUNIT_EXPECT_EQ(test, STAT(&cc, "base_rtt_ns"), rtt);
@@ -465,6 +465,33 @@ static void uet_nscc_auto_test(struct kunit *test)
 	uet_nscc_test_init(test, &cc, 0, 12);
 	uet_nscc_test_meas_ack(&cc, T0, 0, rtt);
 	KUNIT_EXPECT_EQ(test, STAT(&cc, "target_ns"), TARGET);
+}
+
+/* Seeded with the peer's measurements, a QP starts on them: its own
+ * first sample, taken in a queue, does not raise the base RTT. Without a
+ * rate in the seed the line rate is the netdev's until a sample.
+ */
+static void uet_nscc_seed_test(struct kunit *test)
+{
+	const u64 rtt = 21000000;
+	struct uet_cc_meas m = {
+		.min_rtt = { .cur = rtt, .start = T0 },
+		.max_rate = { .cur = 5000000, .start = T0 },	/* 40 Mb/s */
+	};
+	struct uet_cc cc;
+
+	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 0, false, &m, T0);
+	KUNIT_EXPECT_EQ(test, STAT(&cc, "base_rtt_ns"), rtt);
+	KUNIT_EXPECT_EQ(test, STAT(&cc, "linkspeed_mbps"), 53ULL);
+	KUNIT_EXPECT_EQ(test, STAT(&cc, "max_wnd"), 208687ULL);
+	KUNIT_EXPECT_EQ(test, CWND(&cc), 208687ULL);
+	uet_nscc_test_meas_ack(&cc, T0, 0, 2 * rtt);
+	KUNIT_EXPECT_EQ(test, STAT(&cc, "base_rtt_ns"), rtt);
+
+	m.max_rate.cur = 0;
+	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 10000, false, &m, T0);
+	KUNIT_EXPECT_EQ(test, STAT(&cc, "base_rtt_ns"), rtt);
+	KUNIT_EXPECT_EQ(test, STAT(&cc, "linkspeed_mbps"), 10000ULL);
 }
 
 static void uet_nscc_send_at_test(struct kunit *test)
@@ -498,6 +525,7 @@ static struct kunit_case uet_nscc_cases[] = {
 	KUNIT_CASE(uet_nscc_backpressure_test),
 	KUNIT_CASE(uet_nscc_send_at_test),
 	KUNIT_CASE(uet_nscc_auto_test),
+	KUNIT_CASE(uet_nscc_seed_test),
 	{}
 };
 

@@ -602,17 +602,22 @@ out:
 	return err;
 }
 
-/* The algorithm's own report; its fields may be mid-update (a snapshot). */
+/* The algorithm's own report; its fields may be mid-update (a snapshot).
+ * With it, what a new QP to the same peer would start from.
+ */
 static int uet_nl_put_cc(struct sk_buff *skb, struct uet_qp *qp)
 {
 	struct uet_cc_stat st[UET_CC_MEAS_STATS + UET_CC_STATS_MAX];
 	const struct uet_cc_ops *ops = READ_ONCE(qp->cc.ops);
+	struct uet_cc_meas peer = {};
 	struct nlattr *nest;
 	int i, n;
 
 	if (nla_put_string(skb, UET_A_QP_CC, ops->name))
 		return -EMSGSIZE;
-	n = uet_cc_meas_info(&qp->cc, st);
+	if (qp->peer)
+		uet_peer_meas_seed(qp->peer, &peer, ktime_get_ns());
+	n = uet_cc_meas_info(&qp->cc, qp->peer ? &peer : NULL, st);
 	n += min(ops->get_info(&qp->cc, st + n), UET_CC_STATS_MAX);
 	for (i = 0; i < n; i++) {
 		nest = nla_nest_start(skb, UET_A_QP_CC_STAT);

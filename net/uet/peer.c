@@ -99,6 +99,7 @@ struct uet_peer *uet_peer_get(struct uet_dev *udev,
 	new->udev = udev;
 	new->addrs = *addrs;
 	new->probe_nonce = get_random_u32();
+	spin_lock_init(&new->meas_lock);
 	INIT_DELAYED_WORK(&new->probe_work, uet_peer_probe_work);
 	list_add_tail_rcu(&new->node, &udev->peers);
 out:
@@ -130,6 +131,26 @@ void uet_peer_signal(struct uet_peer *peer, u16 ev, enum uet_ev_sig sig,
 	uet_ev_signal(peer->evt, ev, sig, now, sent_ns, hold_ns);
 	if (READ_ONCE(peer->evt->nbad) && !delayed_work_pending(&peer->probe_work))
 		schedule_delayed_work(&peer->probe_work, 0);
+}
+
+/* A QP's measurements moved: the peer's take them in. */
+void uet_peer_meas_publish(struct uet_peer *peer, const struct uet_cc_meas *m)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&peer->meas_lock, flags);
+	uet_meas_publish(&peer->meas, m);
+	spin_unlock_irqrestore(&peer->meas_lock, flags);
+}
+
+/* Starts a zeroed m with the peer's measurements as of now. */
+void uet_peer_meas_seed(struct uet_peer *peer, struct uet_cc_meas *m, u64 now)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&peer->meas_lock, flags);
+	uet_meas_seed(m, &peer->meas, now);
+	spin_unlock_irqrestore(&peer->meas_lock, flags);
 }
 
 /* A probe or its answer arrived (skb->data at the PDS header); consumes

@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Peers of a device: one per remote address its RC QPs talk to, holding
- * the entropy-value states (ev.h) those QPs share and the prober that
- * brings broken paths back.
+ * the entropy-value states (ev.h) those QPs share, the prober that
+ * brings broken paths back, and the path's measurements (cc_meas.h) a
+ * new QP to the peer starts from.
  */
 #ifndef _UET_PEER_H
 #define _UET_PEER_H
 
 #include <linux/refcount.h>
+#include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
+#include "cc_meas.h"
 #include "ev.h"
 #include "uet.h"
 
@@ -26,6 +29,12 @@ struct uet_peer {
 	 */
 	u32 probe_nonce;
 	struct uet_ev_table *evt;
+	/* Protects meas, which the QPs' engines write after their ACKs
+	 * (softirq too) and read as congestion control starts, under a
+	 * QP's irq-safe state_lock in uet_modify_qp(): irq-safe too.
+	 */
+	spinlock_t meas_lock;
+	struct uet_meas_shared meas;
 };
 
 /* Probes a device answers per 100 ms: a peer sends at most 32 a round
@@ -43,5 +52,7 @@ void uet_peer_signal(struct uet_peer *peer, u16 ev, enum uet_ev_sig sig,
 		     u64 now, u64 sent_ns, u64 hold_ns);
 void uet_peer_rcv_probe(struct uet_dev *udev, struct sk_buff *skb);
 bool uet_peer_match(const struct uet_peer *peer, const struct uet_addrs *addrs);
+void uet_peer_meas_publish(struct uet_peer *peer, const struct uet_cc_meas *m);
+void uet_peer_meas_seed(struct uet_peer *peer, struct uet_cc_meas *m, u64 now);
 
 #endif /* _UET_PEER_H */

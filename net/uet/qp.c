@@ -114,19 +114,23 @@ static bool uet_qp_path_failed(void *arg, const struct uet_pdc_pkt *pkt)
 }
 
 /* (Re)start congestion control with ops and the device's parameters for
- * it; windows count bytes as the PDC does, headers included.
+ * it, from what the QPs to the same peer measured; windows count bytes
+ * as the PDC does, headers included.
  */
 static void uet_qp_cc_start(struct uet_qp *qp, const struct uet_cc_ops *ops)
 {
 	u32 link = uet_param(qp->udev, link_mbps);
 	u32 params[UET_CC_PARAMS_MAX];
 	int i, idx = uet_cc_index(ops);
+	struct uet_cc_meas meas = {};
+	u64 now = ktime_get_ns();
 
 	for (i = 0; i < UET_CC_PARAMS_MAX; i++)
 		params[i] = READ_ONCE(qp->udev->params.cc_params[idx][i]);
+	if (qp->peer)
+		uet_peer_meas_seed(qp->peer, &meas, now);
 	uet_cc_init(&qp->cc, ops, qp->seg + UET_DATA_HDR_LEN, params,
-		    link ?: READ_ONCE(qp->udev->link_mbps), link,
-		    ktime_get_ns());
+		    link ?: READ_ONCE(qp->udev->link_mbps), link, &meas, now);
 	qp->cc_traced = 0;
 }
 

@@ -1117,6 +1117,8 @@ void uet_req_rcv_ack(struct uet_qp *qp, struct sk_buff *skb)
 		cca.ecn = req->ack_ecn;
 		cca.entropy = ack.ccx_flags & UET_ACKX_F_ENTROPY ? ack.entropy : 0;
 		uet_cc_ack(&qp->cc, &cca);
+		if (cca.meas_changed && qp->peer)
+			uet_peer_meas_publish(qp->peer, &qp->cc.meas);
 	}
 out:
 	consume_skb(skb);
