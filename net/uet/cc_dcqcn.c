@@ -129,6 +129,11 @@ static const struct uet_dcqcn_auto uet_dcqcn_auto[UET_DCQCN_NPARAMS] = {
 	[UET_DCQCN_TIME_RESET] = { 300, 1 },
 };
 
+static u64 uet_dcqcn_bps(u32 mbps)
+{
+	return (u64)mbps * 1000000;
+}
+
 static u64 uet_dcqcn_max_bps(const struct uet_cc *cc)
 {
 	u32 mbps = cc->params[UET_DCQCN_MAX_RATE];
@@ -136,7 +141,7 @@ static u64 uet_dcqcn_max_bps(const struct uet_cc *cc)
 	if (!mbps)
 		mbps = min_t(u32, cc->link_mbps ?: UET_DCQCN_AUTO_LINE_MBPS,
 			     UET_DCQCN_RATE_MAX);
-	return (u64)mbps * 1000000;
+	return uet_dcqcn_bps(mbps);
 }
 
 /* The increase steps on auto, as shares of the line rate: NVIDIA's
@@ -160,7 +165,7 @@ static u64 uet_dcqcn_step_bps(const struct uet_cc *cc, int i)
 		  UET_DCQCN_AUTO_HAI_DIV;
 
 	if (cc->params[i])
-		return (u64)cc->params[i] * 1000000;
+		return uet_dcqcn_bps(cc->params[i]);
 	return div_u64(uet_dcqcn_max_bps(cc), div);
 }
 
@@ -221,11 +226,6 @@ struct uet_dcqcn {
 	bool dec_pending;	/* a CNP came in the monitor period */
 	u64 np_cnp_ns;		/* notification point: the last CNP, 0: none */
 };
-
-static u64 uet_dcqcn_bps(u32 mbps)
-{
-	return (u64)mbps * 1000000;
-}
 
 /* alpha * (g')^k, g' = 1 - g on the 1024 scale, by squaring. */
 static u32 uet_dcqcn_decay(u32 alpha, u32 g, u64 k)
