@@ -434,10 +434,13 @@ static bool uet_req_train_open(struct uet_qp *qp, const struct sk_buff *pkt,
 		return true;
 	uet_req_train_flush(qp);
 	/* An empty train takes it: it is within UET_TRAIN_MAX_BYTES and
-	 * leaves a fragment for its headers.
+	 * leaves a fragment for its headers. A netdev that cannot take a
+	 * frag_list would have the stack cut a chained train in software
+	 * (validate_xmit_skb()), where a NIC could have done it.
 	 */
 	return !uet_train_start(t, UET_SKB_HEADROOM(qp->udev->ndev),
-				uet_lb_next(&qp->lb, sent_ns));
+				uet_lb_next(&qp->lb, sent_ns),
+				qp->udev->ndev->features & NETIF_F_FRAGLIST);
 }
 
 /* Send the kept packet psn, first time or again; a copy goes where a
