@@ -15,6 +15,14 @@
  *   worth from one keeps the other softirqs of its CPU waiting. (One
  *   multipath_reps run each, emulated: reps 2.34 R this way, 1.74 R
  *   sending from the softirq.)
+ * - Unless that softirq interrupted a doorbell's pass on its CPU, as a
+ *   veth's does: a veth delivers on the sending CPU, in the softirq the
+ *   sender's own packets raised. Then the receiving QP's work item runs
+ *   the pass, on another CPU when its QP has none or another of its own,
+ *   so that the sender goes on sending while the receiver places. (64
+ *   KiB WRITEs over a veth at MTU 1500, emulated: 126 MB/s with the
+ *   receiver's passes in the sender's softirq, one CPU busy; 203 MB/s
+ *   this way, both.)
  * - A packet a QP of this host sent to another one here is queued to the
  *   receiver, whose work item runs the pass (udp.c: loopback).
  * - Timers, kernel consumers' posts (which may come with locks held that
@@ -63,6 +71,9 @@
  */
 static struct workqueue_struct *uet_engine_wq;
 static struct workqueue_struct *uet_engine_any_wq;
+
+/* Doorbells in a pass on this CPU: each holds its task here meanwhile. */
+static DEFINE_PER_CPU(int, uet_engine_doorbells);
 
 int uet_engine_wq_init(void)
 {
@@ -182,7 +193,8 @@ void uet_engine_init(struct uet_engine *eng, uet_engine_pass_t pass,
  * it again
  * @eng: the engine
  *
- * From the receive softirq one pass at most; the rest goes to the work.
+ * From the receive softirq one pass at most, none if it interrupted a
+ * doorbell's pass; the rest goes to the work.
  */
 void uet_engine_run(struct uet_engine *eng)
 {
@@ -193,8 +205,14 @@ void uet_engine_run(struct uet_engine *eng)
 		uet_engine_kick(eng);
 		return;
 	}
-	if (in_serving_softirq())
+	if (in_serving_softirq()) {
+		if (this_cpu_read(uet_engine_doorbells) &&
+		    READ_ONCE(eng->cpu) != smp_processor_id()) {
+			uet_engine_kick(eng);
+			return;
+		}
 		max_passes = 1;
+	}
 	if (uet_engine_enter(eng)) {
 		do {
 			more = eng->pass(eng);
@@ -220,7 +238,11 @@ void uet_engine_run_task(struct uet_engine *eng)
 		do {
 			if (passes)
 				cond_resched();
+			migrate_disable();
+			this_cpu_inc(uet_engine_doorbells);
 			more = eng->pass(eng);
+			this_cpu_dec(uet_engine_doorbells);
+			migrate_enable();
 		} while (uet_engine_leave(eng, more,
 					 ++passes < UET_ENGINE_TASK_PASSES));
 	}
