@@ -3,12 +3,13 @@
 #
 # Trains (Documentation/uet/design/wire-format.rst): 64 KiB RDMA WRITEs
 # from a to b over a veth at MTU 1500 (47 packets each) leave uet0 as GSO
-# skbs of at most train_pkts packets, and arrive as the same packets, every
-# byte verified; uet1 takes each train whole from UDP, and packets sent
-# one by one as trains that GRO joined. With train_pkts 1 every packet is
-# an skb of its own, and so with lb spray, which picks an entropy value
-# per packet unless flowlet_pkts lets it keep one for several (a train
-# shares one).
+# skbs of at most train_pkts packets (chained in a frag_list where one
+# skb's fragments would not hold them, as a veth allows), and arrive as
+# the same packets, every byte verified; uet1 takes each train whole from
+# UDP, and packets sent one by one as trains that GRO joined. With
+# train_pkts 1 every packet is an skb of its own, and so with lb spray,
+# which picks an entropy value per packet unless flowlet_pkts lets it
+# keep one for several (a train shares one).
 . "$(dirname "$0")/lib.sh"
 
 BYTES=8M
@@ -52,22 +53,36 @@ per_skb() {
 	[ "$s" -gt 0 ] && echo $((p * 100 / s))
 }
 
-step "train_pkts 16: $BYTES of WRITEs verified" train_case t16 train_pkts 16
-# 47 packets a message. A packet takes a fragment of the train for its
-# headers and one or two for its payload (the pages it is lent from, one
-# packet in three crossing a page): trains of 7 or 6 packets fill the 17
-# fragments of an skb (6.9 packets per skb).
-step "train_pkts 16: more than 6 packets per skb" test "$(per_skb t16)" -gt 600
+step "train_pkts 64: $BYTES of WRITEs verified" train_case t64 train_pkts 64
+# 47 packets a message, the last one short (it ends a train): a veth
+# takes a frag_list, so a train goes on in chained skbs up to 64 KiB, 45
+# packets, and the message's last 2 follow (23.5 packets per skb).
+step "train_pkts 64: more than 16 packets per skb" test "$(per_skb t64)" -gt 1600
 # UDP hands a train up whole: the receiver takes it in one pass.
-step "train_pkts 16: uet1 received more than 6 packets per skb" \
-	test "$(per_skb t16 rx)" -gt 600
+step "train_pkts 64: uet1 received more than 16 packets per skb" \
+	test "$(per_skb t64 rx)" -gt 1600
+step "train_pkts 16: $BYTES of WRITEs verified" train_case t16 train_pkts 16
+step "train_pkts 16: more than 12 and at most 16 packets per skb" \
+	test "$(per_skb t16)" -gt 1200 -a "$(per_skb t16)" -le 1600
+# Without frag lists a train is one skb: a packet takes a fragment for
+# its headers and one or two for its payload (the pages it is lent from,
+# one packet in three crossing a page), so trains of 7 or 6 packets fill
+# its 17 fragments (6.9 packets per skb).
+step "no frag lists on veth0" in_ns a ethtool -K veth0 tx-scatter-gather-fraglist off
+step "no frag lists: $BYTES of WRITEs verified" train_case nofl train_pkts 16
+step "no frag lists: more than 6 and at most 8 packets per skb" \
+	test "$(per_skb nofl)" -gt 600 -a "$(per_skb nofl)" -le 800
+step "no frag lists: uet1 received more than 6 packets per skb" \
+	test "$(per_skb nofl rx)" -gt 600
+in_ns a ethtool -K veth0 tx-scatter-gather-fraglist on >/dev/null ||
+	fail "ethtool -K veth0 tx-scatter-gather-fraglist on"
 step "train_pkts 4: $BYTES of WRITEs verified" train_case t4 train_pkts 4
 step "train_pkts 4: more than 2 and at most 4 packets per skb" \
 	test "$(per_skb t4)" -gt 200 -a "$(per_skb t4)" -le 400
 step "train_pkts 1: $BYTES of WRITEs verified" train_case t1 train_pkts 1
 step "train_pkts 1: one skb per packet" test "$(per_skb t1)" -eq 100
 step "train_pkts 1: uet1 received one skb per packet" test "$(per_skb t1 rx)" -eq 100
-step "lb spray: $BYTES of WRITEs verified" train_case spray train_pkts 16 lb spray
+step "lb spray: $BYTES of WRITEs verified" train_case spray train_pkts 64 lb spray
 step "lb spray: one skb per packet" test "$(per_skb spray)" -eq 100
 step "lb spray, flowlet_pkts 8: $BYTES of WRITEs verified" \
 	train_case flowlet lb spray flowlet_pkts 8

@@ -104,6 +104,7 @@ struct uet_req {
 	u32 ngood;
 
 	struct page_frag_cache frag;	/* payload of the packets built */
+	struct sk_buff_head spare;	/* kept packets acknowledged, to reuse */
 	struct uet_train train;		/* new packets going out as one skb */
 	u64 clock_ns;			/* send time of the packets built */
 

@@ -46,6 +46,39 @@ static void uet_req_good_flush(struct uet_qp *qp)
 	req->ngood = 0;
 }
 
+/* A kept packet never leaves uet: the stack gets copies of it
+ * (uet_req_xmit_psn()). One acknowledged is emptied and kept for the
+ * next packet built, sparing an allocation and a free per packet
+ * (emulated, 1 MiB WRITEs over a veth at MTU 1500: alloc_skb() and its
+ * memsets took 11% of all samples).
+ */
+#define UET_REQ_SPARE	64
+
+static void uet_req_recycle(struct uet_req *req, struct sk_buff *skb)
+{
+	struct skb_shared_info *si;
+	u32 i;
+
+	if (!skb)
+		return;
+	si = skb_shinfo(skb);
+	if (skb_queue_len(&req->spare) >= UET_REQ_SPARE || skb_shared(skb) ||
+	    skb_cloned(skb) || skb_has_frag_list(skb)) {
+		consume_skb(skb);
+		return;
+	}
+	for (i = 0; i < si->nr_frags; i++)
+		__skb_frag_unref(&si->frags[i], false);
+	si->nr_frags = 0;
+	si->flags = 0;
+	skb->data = skb->head;
+	skb->len = 0;
+	skb->data_len = 0;
+	skb_reset_tail_pointer(skb);
+	skb->truesize = SKB_TRUESIZE(skb_end_offset(skb));
+	__skb_queue_head(&req->spare, skb);
+}
+
 /* The peer acknowledged psn: the path it took delivered it. */
 static void uet_req_acked_pkt(void *arg, u32 psn, void *cookie)
 {
@@ -54,7 +87,7 @@ static void uet_req_acked_pkt(void *arg, u32 psn, void *cookie)
 	struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(&qp->tx, psn);
 	u32 i;
 
-	kfree_skb(cookie);
+	uet_req_recycle(req, cookie);
 	if (req->ack_ecn && psn == req->ack_psn)
 		return;
 	/* The load balancer hears of every packet (REPS recycles each). */
@@ -95,6 +128,7 @@ int uet_req_init(struct uet_qp *qp)
 	}
 	req->swq_mask = slots - 1;
 	req->jobs_mask = UET_MAX_RD_ATOMIC - 1;
+	__skb_queue_head_init(&req->spare);
 	qp->req = req;
 	return 0;
 }
@@ -106,6 +140,7 @@ void uet_req_free(struct uet_qp *qp)
 	if (!req)
 		return;
 	uet_train_drop(&req->train);
+	__skb_queue_purge(&req->spare);
 	if (req->frag.va)
 		__page_frag_cache_drain(virt_to_head_page(req->frag.va),
 					req->frag.pagecnt_bias);
@@ -249,11 +284,20 @@ static int uet_req_lend_wqe(struct uet_qp *qp, void *arg, struct sk_buff *skb,
 /* A packet with room for its headers. */
 static struct sk_buff *uet_req_new_pkt(struct uet_qp *qp)
 {
-	struct sk_buff *skb;
+	unsigned int headroom = UET_SKB_HEADROOM(qp->udev->ndev);
+	struct sk_buff *skb = __skb_dequeue(&qp->req->spare);
 
-	skb = uet_qp_alloc_skb(qp, UET_REQ_HDR_LEN + UET_ATOMIC_REQ_LEN);
-	if (skb)
-		skb_put(skb, UET_REQ_HDR_LEN);
+	/* A spare one serves unless the netdev now wants more headroom. */
+	if (skb && skb_end_offset(skb) >=
+	    headroom + UET_REQ_HDR_LEN + UET_ATOMIC_REQ_LEN) {
+		skb_reserve(skb, headroom);
+	} else {
+		kfree_skb(skb);
+		skb = uet_qp_alloc_skb(qp, UET_REQ_HDR_LEN + UET_ATOMIC_REQ_LEN);
+		if (!skb)
+			return NULL;
+	}
+	skb_put(skb, UET_REQ_HDR_LEN);
 	return skb;
 }
 
@@ -434,10 +478,13 @@ static bool uet_req_train_open(struct uet_qp *qp, const struct sk_buff *pkt,
 		return true;
 	uet_req_train_flush(qp);
 	/* An empty train takes it: it is within UET_TRAIN_MAX_BYTES and
-	 * leaves a fragment for its headers.
+	 * leaves a fragment for its headers. A netdev that cannot take a
+	 * frag_list would have the stack cut a chained train in software
+	 * (validate_xmit_skb()), where a NIC could have done it.
 	 */
 	return !uet_train_start(t, UET_SKB_HEADROOM(qp->udev->ndev),
-				uet_lb_next(&qp->lb, sent_ns));
+				uet_lb_next(&qp->lb, sent_ns),
+				qp->udev->ndev->features & NETIF_F_FRAGLIST);
 }
 
 /* Send the kept packet psn, first time or again; a copy goes where a

@@ -16,20 +16,29 @@
 
 #include "train.h"
 
+/* Room in skb for a packet whose payload takes nr_frags fragments, and
+ * one more for its headers.
+ */
+static bool uet_train_room(const struct sk_buff *skb, u32 nr_frags)
+{
+	return skb_shinfo(skb)->nr_frags + nr_frags + 1 <= MAX_SKB_FRAGS;
+}
+
 bool uet_train_fits(const struct uet_train *t, u32 len, u32 nr_frags,
 		    u32 max_pkts)
 {
-	/* One more fragment: the packet's headers. */
-	if (!t->skb || !t->npkts)
-		return t->skb && len <= UET_TRAIN_MAX_BYTES &&
-		       nr_frags + 1 <= MAX_SKB_FRAGS;
+	if (!t->skb || nr_frags + 1 > MAX_SKB_FRAGS)
+		return false;
+	if (!t->npkts)
+		return len <= UET_TRAIN_MAX_BYTES;
 	return t->npkts < max_pkts && t->last_len == t->pkt_len &&
 	       len <= t->pkt_len && t->skb->len + len <= UET_TRAIN_MAX_BYTES &&
-	       skb_shinfo(t->skb)->nr_frags + nr_frags + 1 <= MAX_SKB_FRAGS;
+	       (t->chain || uet_train_room(t->tail, nr_frags));
 }
 EXPORT_SYMBOL_IF_KUNIT(uet_train_fits);
 
-int uet_train_start(struct uet_train *t, unsigned int headroom, u16 ev)
+int uet_train_start(struct uet_train *t, unsigned int headroom, u16 ev,
+		    bool chain)
 {
 	struct sk_buff *skb;
 
@@ -39,6 +48,8 @@ int uet_train_start(struct uet_train *t, unsigned int headroom, u16 ev)
 		return -ENOMEM;
 	skb_reserve(skb, headroom);
 	t->skb = skb;
+	t->tail = skb;
+	t->chain = chain;
 	t->npkts = 0;
 	t->pkt_len = 0;
 	t->last_len = 0;
@@ -47,18 +58,46 @@ int uet_train_start(struct uet_train *t, unsigned int headroom, u16 ev)
 }
 EXPORT_SYMBOL_IF_KUNIT(uet_train_start);
 
+/* A new last skb of t's frag_list, with no data: the packets it takes
+ * are its fragments, as in the first skb.
+ */
+static struct sk_buff *uet_train_grow(struct uet_train *t)
+{
+	struct sk_buff *m = alloc_skb(0, GFP_ATOMIC);
+
+	if (!m)
+		return NULL;
+	if (t->tail == t->skb)
+		skb_shinfo(t->skb)->frag_list = m;
+	else
+		t->tail->next = m;
+	t->tail = m;
+	t->skb->truesize += m->truesize;
+	return m;
+}
+
 int uet_train_add(struct uet_train *t, const struct sk_buff *pkt, u8 flags,
 		  struct page_frag_cache *pfc)
 {
 	const struct skb_shared_info *si = skb_shinfo(pkt);
 	u32 i, hdr_len = skb_headlen(pkt), len = pkt->len;
-	struct sk_buff *skb = t->skb;
+	struct sk_buff *skb = t->tail;
 	struct page *page;
 	u8 *hdr;
 
 	hdr = page_frag_alloc(pfc, hdr_len, GFP_ATOMIC);
 	if (!hdr)
 		return -ENOMEM;
+	/* A member of the frag_list is never left empty: segmentation
+	 * expects data in each.
+	 */
+	if (!uet_train_room(skb, si->nr_frags)) {
+		skb = uet_train_grow(t);
+		if (!skb) {
+			page_frag_free(hdr);
+			return -ENOMEM;
+		}
+	}
 	memcpy(hdr, pkt->data, hdr_len);
 	hdr[1] |= flags;
 	page = virt_to_head_page(hdr);
@@ -73,9 +112,15 @@ int uet_train_add(struct uet_train *t, const struct sk_buff *pkt, u8 flags,
 				   skb_frag_size(f));
 	}
 	skb_shinfo(skb)->flags |= si->flags & SKBFL_SHARED_FRAG;
-	skb->len += len;
-	skb->data_len += len;
-	skb->truesize += len;
+	if (skb != t->skb) {
+		skb->len += len;
+		skb->data_len += len;
+		skb->truesize += len;
+		skb_shinfo(t->skb)->flags |= si->flags & SKBFL_SHARED_FRAG;
+	}
+	t->skb->len += len;
+	t->skb->data_len += len;
+	t->skb->truesize += len;
 	if (!t->npkts++)
 		t->pkt_len = len;
 	t->last_len = len;
@@ -90,6 +135,7 @@ struct sk_buff *uet_train_finish(struct uet_train *t)
 	if (!skb)
 		return NULL;
 	t->skb = NULL;
+	t->tail = NULL;
 	if (!t->npkts) {
 		kfree_skb(skb);
 		return NULL;
@@ -108,6 +154,7 @@ void uet_train_drop(struct uet_train *t)
 {
 	kfree_skb(t->skb);
 	t->skb = NULL;
+	t->tail = NULL;
 	t->npkts = 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(uet_train_drop);

@@ -6,6 +6,13 @@
  * NIC or the receiving UDP layer cuts it back into the same packets, each
  * with its own headers: on the wire nothing changes. What a train saves
  * is the per-skb cost of IP, the qdisc and the netdev on both ends.
+ *
+ * One skb's fragments hold about 6 packets of MTU 1500 (a packet takes
+ * one for its headers and one or two for its payload). Where the netdev
+ * takes skbs with a frag_list whole (NETIF_F_FRAGLIST: veth for one),
+ * a train goes on in skbs chained to the first one's frag_list, each
+ * holding whole packets, up to 64 KiB; elsewhere it ends when the first
+ * skb is full, so a NIC segmenting UDP GSO in hardware gets it as is.
  */
 #ifndef _UET_TRAIN_H
 #define _UET_TRAIN_H
@@ -24,6 +31,10 @@
 
 struct uet_train {
 	struct sk_buff *skb;	/* NULL: none being built */
+	struct sk_buff *tail;	/* the skb taking the next packet: skb, or
+				 * the last one of its frag_list
+				 */
+	bool chain;		/* may grow a frag_list */
 	u32 npkts;
 	u32 pkt_len;		/* wire length of every packet but the last */
 	u32 last_len;		/* wire length of the last one */
@@ -39,14 +50,16 @@ bool uet_train_fits(const struct uet_train *t, u32 len, u32 nr_frags,
 		    u32 max_pkts);
 
 /* Start t as an empty train behind headroom bytes, for entropy value
- * ev. -ENOMEM.
+ * ev; chain: it may go on in a frag_list. -ENOMEM.
  */
-int uet_train_start(struct uet_train *t, unsigned int headroom, u16 ev);
+int uet_train_start(struct uet_train *t, unsigned int headroom, u16 ev,
+		    bool chain);
 
 /* Append a kept packet: its headers (its linear part) copied into a
  * fragment from pfc with flags ORed into their second byte, then its
- * payload's fragments, by page reference; the packet stays as it is. The
- * caller checked uet_train_fits(). -ENOMEM, the train unchanged.
+ * payload's fragments, by page reference, in a new skb of the frag_list
+ * if the last one has no room; the packet stays as it is. The caller
+ * checked uet_train_fits(). -ENOMEM, the train unchanged.
  */
 int uet_train_add(struct uet_train *t, const struct sk_buff *pkt, u8 flags,
 		  struct page_frag_cache *pfc);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit: trains (train.h). Which packets may share a train, and that a
- * train cut every gso_size bytes gives back each packet whole: its
- * headers (with the flags the sender added) followed by its payload.
+ * KUnit: trains (train.h). Which packets may share a train, that a train
+ * cut every gso_size bytes gives back each packet whole: its headers
+ * (with the flags the sender added) followed by its payload, and how a
+ * chained train spreads its packets over its frag_list.
  */
 #include <kunit/test.h>
 #include <linux/mm.h>
@@ -56,7 +57,7 @@ static void uet_train_fits_test(struct kunit *test)
 
 	/* Nothing started: nothing fits. */
 	KUNIT_EXPECT_FALSE(test, uet_train_fits(&t, 1000, 1, 16));
-	KUNIT_ASSERT_EQ(test, uet_train_start(&t, 64, 7), 0);
+	KUNIT_ASSERT_EQ(test, uet_train_start(&t, 64, 7, false), 0);
 	KUNIT_EXPECT_TRUE(test, uet_train_fits(&t, 1400, 1, 16));
 	KUNIT_EXPECT_FALSE(test, uet_train_fits(&t, UET_TRAIN_MAX_BYTES + 1, 1, 16));
 	/* Every packet takes a fragment for its headers besides its own. */
@@ -76,6 +77,15 @@ static void uet_train_fits_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, uet_train_fits(&t, 1400, 1, 2));
 	KUNIT_EXPECT_TRUE(test, uet_train_fits(&t, 1400, MAX_SKB_FRAGS - 5, 16));
 	KUNIT_EXPECT_FALSE(test, uet_train_fits(&t, 1400, MAX_SKB_FRAGS - 4, 16));
+	/* A chained train goes on in a new skb, which the packet and its
+	 * headers' fragment must fit alone.
+	 */
+	t.chain = true;
+	KUNIT_EXPECT_TRUE(test, uet_train_fits(&t, 1400, MAX_SKB_FRAGS - 4, 16));
+	KUNIT_EXPECT_TRUE(test, uet_train_fits(&t, 1400, MAX_SKB_FRAGS - 1, 16));
+	KUNIT_EXPECT_FALSE(test, uet_train_fits(&t, 1400, MAX_SKB_FRAGS, 16));
+	KUNIT_EXPECT_FALSE(test, uet_train_fits(&t, 1400, 1, 2));
+	t.chain = false;
 	/* After a short packet nothing more: it is the train's last. */
 	t.last_len = 100;
 	KUNIT_EXPECT_FALSE(test, uet_train_fits(&t, 100, 1, 16));
@@ -94,7 +104,7 @@ static void uet_train_build_test(struct kunit *test)
 	u8 *buf;
 	u32 i, j, off = 0;
 
-	KUNIT_ASSERT_EQ(test, uet_train_start(&t, 64, 9), 0);
+	KUNIT_ASSERT_EQ(test, uet_train_start(&t, 64, 9, false), 0);
 	for (i = 0; i < ARRAY_SIZE(lens); i++) {
 		pkts[i] = train_test_pkt(test, 100 + i, lens[i]);
 		KUNIT_ASSERT_TRUE(test, uet_train_fits(&t, pkts[i]->len, 1, 16));
@@ -153,6 +163,63 @@ static void uet_train_build_test(struct kunit *test)
 	train_test_drain(&pfc);
 }
 
+/* A chained train goes on in its frag_list when an skb's fragments are
+ * used up, each skb holding whole packets and no linear data (as
+ * skb_segment() takes them), and reads back as its packets.
+ */
+static void uet_train_chain_test(struct kunit *test)
+{
+	const u32 per_skb = MAX_SKB_FRAGS / 2, n = 2 * per_skb + 3;
+	const u32 len = 1000, wire = HDR + len;
+	struct page_frag_cache pfc = {};
+	struct uet_train t = {};
+	struct sk_buff *pkt, *skb, *m;
+	u32 i, j, nskbs = 0, frags[2];
+	u8 *buf;
+
+	KUNIT_ASSERT_EQ(test, uet_train_start(&t, 64, 3, true), 0);
+	for (i = 0; i < n; i++) {
+		pkt = train_test_pkt(test, i, len);
+		KUNIT_ASSERT_TRUE(test, uet_train_fits(&t, wire, 1, 64));
+		KUNIT_ASSERT_EQ(test, uet_train_add(&t, pkt, 0, &pfc), 0);
+		kfree_skb(pkt);
+	}
+	skb = uet_train_finish(&t);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	KUNIT_EXPECT_NULL(test, t.tail);
+	KUNIT_EXPECT_EQ(test, skb->len, n * wire);
+	KUNIT_EXPECT_EQ(test, skb->data_len, n * wire);
+	KUNIT_EXPECT_EQ(test, skb_shinfo(skb)->nr_frags, 2 * per_skb);
+	KUNIT_EXPECT_EQ(test, skb_shinfo(skb)->gso_size, wire);
+	KUNIT_EXPECT_EQ(test, skb_shinfo(skb)->gso_segs, n);
+	KUNIT_EXPECT_TRUE(test, skb_has_shared_frag(skb));
+	skb_walk_frags(skb, m) {
+		KUNIT_ASSERT_LT(test, nskbs, ARRAY_SIZE(frags));
+		KUNIT_EXPECT_EQ(test, skb_headlen(m), 0);
+		KUNIT_EXPECT_EQ(test, m->len % wire, 0);
+		KUNIT_EXPECT_TRUE(test, skb_has_shared_frag(m));
+		frags[nskbs++] = skb_shinfo(m)->nr_frags;
+	}
+	KUNIT_ASSERT_EQ(test, nskbs, 2);
+	KUNIT_EXPECT_EQ(test, frags[0], 2 * per_skb);
+	KUNIT_EXPECT_EQ(test, frags[1], 6);
+	KUNIT_EXPECT_GE(test, skb->truesize, skb->len);
+	buf = kunit_kzalloc(test, skb->len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_EQ(test, skb_copy_bits(skb, 0, buf, skb->len), 0);
+	for (i = 0; i < n; i++) {
+		u8 *seg = buf + i * uet_train_rx_seg(skb);
+
+		KUNIT_EXPECT_EQ(test, seg[7], i);
+		for (j = 0; j < len; j++)
+			if (seg[HDR + j] != (u8)(i + j))
+				break;
+		KUNIT_EXPECT_EQ(test, j, len);
+	}
+	kfree_skb(skb);
+	train_test_drain(&pfc);
+}
+
 /* One packet is no train: no GSO fields, and it is one packet received. */
 static void uet_train_single_test(struct kunit *test)
 {
@@ -161,10 +228,10 @@ static void uet_train_single_test(struct kunit *test)
 	struct uet_train t = {};
 
 	/* A train started and left empty is none. */
-	KUNIT_ASSERT_EQ(test, uet_train_start(&t, 64, 1), 0);
+	KUNIT_ASSERT_EQ(test, uet_train_start(&t, 64, 1, false), 0);
 	KUNIT_EXPECT_NULL(test, uet_train_finish(&t));
 	KUNIT_EXPECT_NULL(test, t.skb);
-	KUNIT_ASSERT_EQ(test, uet_train_start(&t, 64, 1), 0);
+	KUNIT_ASSERT_EQ(test, uet_train_start(&t, 64, 1, false), 0);
 	KUNIT_ASSERT_EQ(test, uet_train_add(&t, pkt, 0, &pfc), 0);
 	skb = uet_train_finish(&t);
 	KUNIT_ASSERT_NOT_NULL(test, skb);
@@ -180,6 +247,7 @@ static void uet_train_single_test(struct kunit *test)
 static struct kunit_case uet_train_cases[] = {
 	KUNIT_CASE(uet_train_fits_test),
 	KUNIT_CASE(uet_train_build_test),
+	KUNIT_CASE(uet_train_chain_test),
 	KUNIT_CASE(uet_train_single_test),
 	{}
 };
