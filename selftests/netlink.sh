@@ -403,6 +403,10 @@ log "retransmits counted: $retx; uet_retransmit events: $events"
 log "$(grep -m1 ' uet_retransmit: ' $TR/trace)"
 step "uet_retransmit fired, once per counted retransmission" \
 	test "$retx" -gt 0 -a "$events" -eq "$retx"
+# The first resend of a packet is its second transmission.
+step "uet_retransmit numbers transmissions from 2" eval \
+	"grep -q ' uet_retransmit: .* transmission 2\$' $TR/trace &&
+	! grep -q ' uet_retransmit: .* transmission [01]\$' $TR/trace"
 step "trace shows no lost events" test "$(cat $TR/per_cpu/cpu*/stats |
 	awk '/^overrun:/ { n += $2 } END { print n + 0 }')" -eq 0
 exit 0

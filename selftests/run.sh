@@ -10,9 +10,11 @@
 # log printed. With -k, a kmemleak scan after the last test counts as one
 # more test. Ends with "N passed, N failed, N skipped"; -o FILE also writes
 # that line to FILE, and after it "failed: NAME..." (the suites that
-# failed, if any). FILE is rewritten as each test starts, with a third
-# line "running: NAME": if the VM never comes back, the caller still
-# knows what passed and which test it was in.
+# failed, if any), then "why NAME: LINE" for the first lines that say why
+# each failed (a CI log shows its head and tail: these end up in the
+# tail). FILE is rewritten as each test starts, with a line
+# "running: NAME" after those: if the VM never comes back, the caller
+# still knows what passed and which test it was in.
 set -u
 dir=$(dirname "$(readlink -f "$0")")
 kmemleak='' out='' limit=''
@@ -43,7 +45,9 @@ kleak=/sys/kernel/debug/kmemleak
 [ -z "$kmemleak" ] || echo clear >"$kleak"
 
 total=$((${#tests[@]} + ${kmemleak:-0}))
-pass=0 failed=0 skipped=0 n=0 failed_names=
+pass=0 failed=0 skipped=0 n=0 failed_names='' why=''
+suite_log=$(mktemp)
+trap 'rm -f "$suite_log"' EXIT
 echo "TAP version 13"
 echo "1..$total"
 
@@ -53,6 +57,7 @@ summary() {
 	{
 		echo "$pass passed, $failed failed, $skipped skipped"
 		echo "failed:$failed_names"
+		[ -z "$why" ] || printf '%s' "$why"
 		[ $# -eq 0 ] || echo "running: $1"
 	} >"$out.tmp" && mv "$out.tmp" "$out"
 }
@@ -62,8 +67,17 @@ result() {
 	case $1 in
 	0) pass=$((pass + 1)); echo "ok $n $2" ;;
 	4) skipped=$((skipped + 1)); echo "ok $n $2 # SKIP" ;;
-	*) failed=$((failed + 1)) failed_names+=" $2"; echo "not ok $n $2" ;;
+	*) failed=$((failed + 1)) failed_names+=" $2"; echo "not ok $n $2"
+	   because "$2" ;;
 	esac
+}
+
+# because NAME: the first lines of NAME's output that say why it failed.
+because() {
+	local lines
+	lines=$(grep -m 4 -E "FAIL|killed after|kernel splat|unreferenced object|$splat" \
+		"$suite_log" | cut -c 1-300 | sed "s/^/why $1: /")
+	[ -z "$lines" ] || why+=$lines$'\n'
 }
 
 for t in "${tests[@]}"; do
@@ -74,17 +88,23 @@ for t in "${tests[@]}"; do
 	start=$SECONDS
 	# A test stuck in its cleanup (rmmod, a netns going away) ignores
 	# SIGTERM's exit path: KILL follows.
-	timeout -k 30 "$limit" bash "$dir/$t" 2>&1
+	# Into a file for because(), shown as it comes; a process the test
+	# left behind with its output open holds neither up.
+	timeout -k 30 "$limit" bash "$dir/$t" >"$suite_log" 2>&1 &
+	pid=$!
+	tail -n +1 -s 0.1 --pid=$pid -f "$suite_log"
+	wait $pid
 	rc=$?
 	echo "# $name: $((SECONDS - start)) s"
 	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-		echo "# $name: killed after its limit of $limit s; blocked tasks and the kernel log:"
+		echo "# $name: killed after its limit of $limit s; blocked tasks and the kernel log:" |
+			tee -a "$suite_log"
 		echo w >/proc/sysrq-trigger 2>/dev/null
 		dmesg | sed 's/^/#   /'
 		rc=1
 	elif dmesg | grep -Eq "$splat"; then
-		echo "# kernel splat during $name:"
-		dmesg | sed 's/^/#   /'
+		echo "# kernel splat during $name:" | tee -a "$suite_log"
+		dmesg | sed 's/^/#   /' | tee -a "$suite_log"
 		rc=1
 	fi
 	result "$rc" "$name"
@@ -98,7 +118,7 @@ if [ -n "$kmemleak" ]; then
 	echo scan >"$kleak"
 	echo scan >"$kleak"
 	if [ -s "$kleak" ]; then
-		sed 's/^/#   /' "$kleak"
+		sed 's/^/#   /' "$kleak" | tee "$suite_log"
 		result 1 kmemleak
 	else
 		result 0 kmemleak

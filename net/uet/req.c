@@ -292,7 +292,8 @@ static struct sk_buff *uet_req_new_pkt(struct uet_qp *qp)
 	    headroom + UET_REQ_HDR_LEN + UET_ATOMIC_REQ_LEN) {
 		skb_reserve(skb, headroom);
 	} else {
-		kfree_skb(skb);
+		/* Not a drop: nothing was lost with it. */
+		consume_skb(skb);
 		skb = uet_qp_alloc_skb(qp, UET_REQ_HDR_LEN + UET_ATOMIC_REQ_LEN);
 		if (!skb)
 			return NULL;
@@ -533,8 +534,9 @@ static int uet_req_xmit_psn(struct uet_qp *qp, u32 psn, bool retx,
 		skb->data[1] |= UET_PDS_REQ_F_ACKREQ;
 	if (retx) {
 		skb->data[1] |= UET_PDS_REQ_F_RETX;
+		/* uet_pdc_tx_resent() counted this transmission already. */
 		trace_uet_retransmit(qp->udev->ibdev.index, qp->ibqp.qp_num,
-				     psn, pkt->nxmit + 1);
+				     psn, pkt->nxmit);
 		uet_inc(qp->udev, UET_CNT_RETX_PKTS);
 		WRITE_ONCE(qp->nretx, qp->nretx + 1);
 	}

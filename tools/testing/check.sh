@@ -34,12 +34,13 @@ debug_tests="kunit.sh qp_lifecycle.sh verbs_faults.sh verbs_forge.sh
 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-passed=0 failed=0 skipped=0 failed_names=
+passed=0 failed=0 skipped=0 failed_names='' whys=''
 
 # add_summary NAME FILE: fold one VM's "N passed, N failed, N skipped" into
 # the total, and the names of its failed suites (FILE's second line). A
-# third line, "running: SUITE", means the VM stopped (its time ran out)
-# inside SUITE: that suite counts as failed.
+# line "running: SUITE" means the VM stopped (its time ran out) inside
+# SUITE: that suite counts as failed. Lines "why SUITE: ..." say why
+# suites failed; they are printed again at the end.
 add_summary() {
 	local p f s names n running=
 	if ! [ -r "$2" ] || ! { read -r p _ f _ s _ && read -r _ names; } <"$2"; then
@@ -51,6 +52,7 @@ add_summary() {
 	for n in $names; do
 		failed_names+=" $1:$n"
 	done
+	whys+=$(sed -n "s/^why /== why $1:/p" "$2")$'\n'
 	running=$(sed -n 's/^running: //p' "$2")
 	if [ -n "$running" ]; then
 		echo "check: the $1 run stopped during $running"
@@ -108,5 +110,6 @@ esac
 t3=$(date +%s)
 echo "== times: stock run and host tests $((t1 - t0)) s, debug kernel + modules $((${t2:-$t3} - t1)) s, debug run $((t3 - ${t2:-$t3})) s"
 [ -z "$failed_names" ] || echo "== failed:$failed_names"
+[ -z "$whys" ] || printf '%s\n' "$whys" | sed '/^$/d'
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -89,17 +89,8 @@ static double now_s(void)
 /* The next completion of cq within 5 s; false if none came. */
 static bool wait_wc(struct ibv_cq *cq, struct ibv_wc *wc)
 {
-	double end = now_s() + 5;
-	int n;
-
-	do {
-		n = ibv_poll_cq(cq, 1, wc);
-		if (n < 0)
-			die("ibv_poll_cq");
-		if (n)
-			return true;
-	} while (now_s() < end);
-	return false;
+	*wc = vu_wait_wc(cq, 5);
+	return wc->status != (enum ibv_wc_status)-1;
 }
 
 static int modify(struct ibv_qp *qp, enum ibv_qp_state state)
@@ -279,18 +270,23 @@ static bool recv_wc(struct end *r, struct end *s, uint64_t id,
 	return true;
 }
 
+/* The payload of receive id equals len bytes at want. */
+static bool payload_ok(uint64_t id, const uint8_t *payload,
+		       const uint8_t *want, uint32_t len)
+{
+	if (!memcmp(payload, want, len))
+		return true;
+	printf("# receive %#llx: payload differs\n", (unsigned long long)id);
+	return false;
+}
+
 /* recv_wc(), and the payload equal to len bytes at want. */
 static bool recv_done(struct end *r, struct end *s, uint64_t id,
 		      const uint8_t *rbuf, uint32_t len, bool with_imm,
 		      uint32_t imm, const uint8_t *payload, const uint8_t *want)
 {
-	if (!recv_wc(r, s, id, rbuf, len, with_imm, imm))
-		return false;
-	if (memcmp(payload, want, len)) {
-		printf("# receive %#llx: payload differs\n", (unsigned long long)id);
-		return false;
-	}
-	return true;
+	return recv_wc(r, s, id, rbuf, len, with_imm, imm) &&
+	       payload_ok(id, payload, want, len);
 }
 
 /* s sends len bytes in one SGE to r; both complete, the bytes arrive. */
@@ -346,7 +342,7 @@ static void check_sges(struct end *a, struct end *b)
 		memcpy(got, buf + BUF / 2 + GRH, 250);
 		memcpy(got + 250, buf + BUF / 2 + 5000, 200);
 		memcpy(got + 450, buf + BUF / 2 + 9000, 150);
-		ok = !memcmp(got, want, 600);
+		ok = payload_ok(rid, got, want, 600);
 	}
 	vu_check(&failures, ok, "three SGEs each way: 600 bytes arrive in order");
 }
@@ -796,7 +792,7 @@ static void check_srq(struct end *a, struct end *b)
 		memcpy(got, slot(0) + GRH, 100);
 		for (i = 1; i < SRQ_SGE; i++)
 			memcpy(got + i * 100, slot(i), 100);
-		ok = !memcmp(got, buf, 500);
+		ok = payload_ok(id[4], got, buf, 500);
 	}
 	vu_check(&failures, ok, "SRQ: a WQE of 5 SGEs, its max_sge, one more than the RQs here: 500 bytes arrive in order");
 
