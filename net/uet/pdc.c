@@ -37,6 +37,7 @@ int uet_pdc_tx_init(struct uet_pdc_tx *tx, u32 win, u32 isn)
 	tx->nlate = 0;
 	tx->rto_credit = 0;
 	tx->rto_late = false;
+	tx->delivered_sent_ns = 0;
 	tx->nsacked = 0;
 	tx->acked_hi = isn;
 	tx->inflight_bytes = 0;
@@ -141,6 +142,8 @@ static int uet_pdc_tx_mark_acked(struct uet_pdc_tx *tx, u32 psn,
 	 */
 	if (pkt->nxmit == 1 && uet_psn_after_eq(psn, tx->sacked_hi))
 		tx->sacked_hi = psn + 1;
+	if (pkt->nxmit == 1 && pkt->sent_ns > tx->delivered_sent_ns)
+		tx->delivered_sent_ns = pkt->sent_ns;
 	return 1;
 }
 
@@ -270,6 +273,20 @@ void uet_pdc_tx_dup_seen(struct uet_pdc_tx *tx, u64 now)
 }
 EXPORT_SYMBOL_IF_KUNIT(uet_pdc_tx_dup_seen);
 
+/* May the SACK rule judge the hole pkt: something sent after its last
+ * transmission arrived? For a first transmission, the dupthresh later
+ * ones acknowledged say so; a resent one needs a first transmission sent
+ * after the resend acknowledged (RACK's rule, RFC 8985 section 6.2).
+ * Judged by time alone, a lone resent hole to a peer that stopped
+ * answering went again every reordering window, always before the
+ * timeout whose expiries count the retries: the QP never failed.
+ */
+static bool uet_pdc_tx_judged(const struct uet_pdc_tx *tx,
+			      const struct uet_pdc_pkt *pkt)
+{
+	return pkt->nxmit == 1 || tx->delivered_sent_ns > pkt->sent_ns;
+}
+
 /* A hole is lost when at least dupthresh later first transmissions were
  * acknowledged (it is not just overtaken by one or two) and it has been
  * out longer than the reordering window since its last transmission (it
@@ -286,7 +303,8 @@ u32 uet_pdc_tx_detect_loss(struct uet_pdc_tx *tx, u64 now, u32 dupthresh)
 	for (psn = tx->una; uet_psn_before(psn, tx->sacked_hi - dupthresh); psn++) {
 		const struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(tx, psn);
 
-		if (pkt->flags & (UET_PDC_ACKED | UET_PDC_LOST))
+		if ((pkt->flags & (UET_PDC_ACKED | UET_PDC_LOST)) ||
+		    !uet_pdc_tx_judged(tx, pkt))
 			continue;
 		if (now - pkt->sent_ns < reo)
 			continue;
@@ -319,7 +337,8 @@ u64 uet_pdc_tx_loss_deadline(const struct uet_pdc_tx *tx, u32 dupthresh)
 	for (psn = tx->una; uet_psn_before(psn, tx->sacked_hi - dupthresh); psn++) {
 		const struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(tx, psn);
 
-		if (!(pkt->flags & (UET_PDC_ACKED | UET_PDC_LOST)))
+		if (!(pkt->flags & (UET_PDC_ACKED | UET_PDC_LOST)) &&
+		    uet_pdc_tx_judged(tx, pkt))
 			return pkt->sent_ns + reo;
 	}
 	return 0;

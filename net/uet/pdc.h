@@ -55,6 +55,11 @@ struct uet_pdc_tx {
 	bool rto_late;		/* since the last timeout, an original it
 				 * marked was acknowledged
 				 */
+	/* The latest send time of a first transmission acknowledged: what
+	 * the SACK rule needs before it judges a resent hole again
+	 * (uet_pdc_tx_judged()).
+	 */
+	u64 delivered_sent_ns;
 	u32 nsacked;		/* packets acknowledged at or past una */
 	u32 acked_hi;		/* one past the highest PSN acknowledged */
 	u64 inflight_bytes;	/* bytes of the packets not acknowledged */
