@@ -166,8 +166,9 @@ case_corrupt() {
 # PSN ends in 0x5a is dropped leaving a (PDS header at 28 of the IP
 # packet: type 2 in the top bits of byte 0, the PSN's low byte at 35).
 # The WRITE must end in IBV_WC_RETRY_EXC_ERR after the QP's 7 timeouts,
-# not go on resending the hole for ever: the SACK rule judges a resent
-# packet only once something sent after it arrived. One packet per skb
+# not go on resending the hole for ever: after its first resends, the
+# SACK rule judges a resent packet only once something sent after it
+# arrived. One packet per skb
 # (train_pkts 1), so that the filter sees every packet's header: the
 # last case.
 case_blackhole() {

@@ -273,18 +273,23 @@ void uet_pdc_tx_dup_seen(struct uet_pdc_tx *tx, u64 now)
 }
 EXPORT_SYMBOL_IF_KUNIT(uet_pdc_tx_dup_seen);
 
-/* May the SACK rule judge the hole pkt: something sent after its last
- * transmission arrived? For a first transmission, the dupthresh later
- * ones acknowledged say so; a resent one needs a first transmission sent
- * after the resend acknowledged (RACK's rule, RFC 8985 section 6.2).
- * Judged by time alone, a lone resent hole to a peer that stopped
- * answering went again every reordering window, always before the
- * timeout whose expiries count the retries: the QP never failed.
+/* May the SACK rule judge the hole pkt? A first transmission, when the
+ * dupthresh later ones acknowledged say it was overtaken. A resent one,
+ * when a first transmission sent after the resend was acknowledged
+ * (RACK's rule, RFC 8985 section 6.2), or by time alone for its first
+ * few resends: a resend lost in a full queue while the window is
+ * blocked by it is resent again at once, where the timeout would first
+ * mark everything still queued (spraying over 4 spines with no
+ * congestion control: 3507 packets resent instead of 0). Judged by time
+ * alone for ever, a lone hole to a peer that stopped answering went
+ * again every reordering window, always before the timeout whose
+ * expiries count the retries: the QP never failed.
  */
 static bool uet_pdc_tx_judged(const struct uet_pdc_tx *tx,
 			      const struct uet_pdc_pkt *pkt)
 {
-	return pkt->nxmit == 1 || tx->delivered_sent_ns > pkt->sent_ns;
+	return pkt->nxmit < UET_PDC_BLIND_XMITS ||
+	       tx->delivered_sent_ns > pkt->sent_ns;
 }
 
 /* A hole is lost when at least dupthresh later first transmissions were

@@ -13,6 +13,10 @@
 
 /* Largest MPR window (packets in flight per direction). */
 #define UET_PDC_WIN_MAX		4096
+/* Transmissions of a packet after which the SACK rule no longer declares
+ * it lost by time alone (uet_pdc_tx_judged()).
+ */
+#define UET_PDC_BLIND_XMITS	4
 #define UET_PDC_SACK_BITS	64
 /* Reordering window growth (after RFC 8985, RACK's reo_wnd_mult). */
 #define UET_PDC_REO_STEPS_MAX	8

@@ -268,15 +268,17 @@ static void uet_pdc_overtake_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rel.count, 10U);
 }
 
-/* A resent hole is judged again only once a packet sent after the resend
- * arrived: to a peer that stopped answering, the timeout takes it (and
- * counts the retry), not the SACK rule every reordering window.
+/* A resent hole is judged again by time alone for its first resends,
+ * then only once a packet sent after the last resend arrived: to a peer
+ * that stopped answering, the timeout takes it (and counts the retry),
+ * not the SACK rule every reordering window.
  */
 static void uet_pdc_lone_hole_test(struct kunit *test)
 {
 	struct uet_pdc_test_rel rel = {};
 	struct uet_pdc_tx tx;
 	u32 i, psn;
+	u64 t;
 
 	/* srtt 4 ms, rttvar 0: a hole is lost after 4 + 1 ms. */
 	KUNIT_ASSERT_EQ(test, uet_pdc_tx_init(&tx, 64, ISN), 0);
@@ -285,23 +287,28 @@ static void uet_pdc_lone_hole_test(struct kunit *test)
 		uet_pdc_tx_push(&tx, &rel, 100, 0);
 	/* All but ISN + 2 arrive. */
 	uet_pdc_tx_ack(&tx, ISN + 1, ISN + 3, 0x7f, uet_pdc_test_release, &rel);
-	KUNIT_EXPECT_EQ(test, uet_pdc_tx_detect_loss(&tx, 5 * MS, 3), 1U);
-	KUNIT_ASSERT_TRUE(test, uet_pdc_tx_next_lost(&tx, &psn));
-	KUNIT_EXPECT_EQ(test, psn, ISN + 2);
-	uet_pdc_tx_resent(&tx, psn, 6 * MS);
-	/* Nothing sent since arrives: no verdict, however long. */
+	for (t = 5 * MS, i = 1; i < UET_PDC_BLIND_XMITS; i++, t += 6 * MS) {
+		KUNIT_EXPECT_EQ(test, uet_pdc_tx_loss_deadline(&tx, 3), t);
+		KUNIT_EXPECT_EQ(test, uet_pdc_tx_detect_loss(&tx, t, 3), 1U);
+		KUNIT_ASSERT_TRUE(test, uet_pdc_tx_next_lost(&tx, &psn));
+		KUNIT_EXPECT_EQ(test, psn, ISN + 2);
+		uet_pdc_tx_resent(&tx, psn, t + MS);
+	}
+	/* t - 5 ms: the last resend. Nothing sent since arrives: no
+	 * verdict, however long.
+	 */
 	KUNIT_EXPECT_EQ(test, uet_pdc_tx_loss_deadline(&tx, 3), 0ULL);
-	KUNIT_EXPECT_EQ(test, uet_pdc_tx_detect_loss(&tx, 100 * MS, 3), 0U);
-	KUNIT_EXPECT_EQ(test, uet_pdc_tx_rto_due(&tx, 50 * MS), 56 * MS);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_detect_loss(&tx, t + 100 * MS, 3), 0U);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_rto_due(&tx, 50 * MS), t + 45 * MS);
 	/* A packet sent before the resend says nothing either. */
-	uet_pdc_tx_push(&tx, &rel, 100, 6 * MS - 1);
+	uet_pdc_tx_push(&tx, &rel, 100, t - 5 * MS - 1);
 	uet_pdc_tx_ack(&tx, ISN + 1, ISN + 10, 1, uet_pdc_test_release, &rel);
-	KUNIT_EXPECT_EQ(test, uet_pdc_tx_detect_loss(&tx, 100 * MS, 3), 0U);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_detect_loss(&tx, t + 100 * MS, 3), 0U);
 	/* One sent after it does: the copy is lost as well. */
-	uet_pdc_tx_push(&tx, &rel, 100, 7 * MS);
+	uet_pdc_tx_push(&tx, &rel, 100, t - 4 * MS);
 	uet_pdc_tx_ack(&tx, ISN + 1, ISN + 11, 1, uet_pdc_test_release, &rel);
-	KUNIT_EXPECT_EQ(test, uet_pdc_tx_loss_deadline(&tx, 3), 11 * MS);
-	KUNIT_EXPECT_EQ(test, uet_pdc_tx_detect_loss(&tx, 11 * MS, 3), 1U);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_loss_deadline(&tx, 3), t);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_detect_loss(&tx, t, 3), 1U);
 	uet_pdc_tx_free(&tx, uet_pdc_test_release, &rel);
 	KUNIT_EXPECT_EQ(test, rel.count, 12U);
 }
