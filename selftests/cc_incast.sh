@@ -42,15 +42,14 @@ log "the port as uet tune sizes it for nscc: $NSCC_PORT"
 [ -z "$KEEP" ] || on_exit "cp -r $T $KEEP"
 [ -n "$ONLY" ] || step "none: 8 x 2 MiB verified" cc_run none none $NSCC_PORT
 step "nscc: 8 x 2 MiB verified" cc_run nscc nscc $NSCC_PORT
-# DCQCN starts at line rate: for the first RTT, before any CNP is back,
-# 8 senders send at 8 R. Each keeps 2 x 32 KiB outstanding (ib_write_bw
-# -t 2 -s 32K, 0.62 BDP), which a buffer of 12 BDP holds all of; DCQCN
-# answers for how little of it is used. That first RTT's queue (5 BDP,
-# 100 ms) outlasts the default rto_min_us (50 ms) and the RTO estimate,
-# which has seen only the empty fabric: the timeouts resent whole
-# windows still queued (40-120 expiries a run, 100-3300 packets resent,
-# once the 12 BDP filled and dropped). The minimum is raised to the
-# buffer's drain time, 12 x 21 ms, for this run.
+# Each DCQCN sender keeps 2 x 32 KiB outstanding (ib_write_bw -t 2 -s
+# 32K, 0.62 BDP), which a buffer of 12 BDP holds all of; DCQCN answers
+# for how little of it is used. When flows started at the line rate, the
+# first RTT's queue (5 BDP, 100 ms) outlasted the default rto_min_us (50
+# ms) and the RTO estimate, which has seen only the empty fabric: the
+# timeouts resent whole windows still queued (40-120 expiries a run,
+# 100-3300 packets resent, once the 12 BDP filled and dropped). The
+# minimum stays at the buffer's drain time, 12 x 21 ms, for this run.
 [ -n "$ONLY" ] || cc_devs rto_min_us 250000 || fail "rto_min_us"
 [ -n "$ONLY" ] || CLIENT_OPTS="-s 32K -t 2" step "dcqcn: 8 x 2 MiB verified" \
 	cc_run dcqcn dcqcn \

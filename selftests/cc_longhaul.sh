@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Long-haul lossless scale-across: 4 senders, each at line rate R,
+# Long-haul lossless scale-across: 4 senders, each with a line rate R,
 # converge on one sch_uet port of rate R (4:1 oversubscription) at the
 # end of a long path. The recipe's router settings, in units of the path
 # RTT: buffer 2.5 x RTT, ECN from Kmin = 0.75 x RTT to Kmax = 1.5 x RTT,
@@ -9,8 +9,8 @@
 # (link_mbps); DCQCN's steps and timers scaled to R and the RTT (auto);
 # its hosts: 0.5
 # to 2 BDP outstanding per sender (here 2 x 32 KiB, 0.62 x R x RTT: with
-# 1.25, the first RTT, 4 senders at line rate before any CNP is back,
-# overflowed the buffer in one run of three).
+# 1.25, when flows started at the line rate, the first RTT of 4 senders
+# overflowed the buffer in one run of three; they start at R/8 now).
 #
 # The emulated path: R = 40 Mbit/s, netem holds r's packets 20 ms, so the
 # RTT is about 21 ms and R x RTT = 105000 bytes; 4 x 4 MiB take about

@@ -39,6 +39,7 @@ enum {
 	UET_DCQCN_MONITOR_PERIOD,
 	UET_DCQCN_CLAMP_TGT_RATE,
 	UET_DCQCN_NP_CNP_INTERVAL,
+	UET_DCQCN_START_RATE,
 	UET_DCQCN_NPARAMS
 };
 
@@ -56,8 +57,8 @@ enum {
 #define UET_DCQCN_US_MAX	1000000
 
 static const struct uet_cc_param uet_dcqcn_params[UET_DCQCN_NPARAMS] = {
-	/* Mb/s, the line rate; flows start at it. 0: auto, the netdev's
-	 * speed (uet_dcqcn_max_bps()).
+	/* Mb/s, the line rate. 0: auto, the netdev's speed
+	 * (uet_dcqcn_max_bps()).
 	 */
 	[UET_DCQCN_MAX_RATE] = { "rp_max_rate_mbps", 0, 0,
 				 UET_DCQCN_RATE_MAX },
@@ -99,6 +100,11 @@ static const struct uet_cc_param uet_dcqcn_params[UET_DCQCN_NPARAMS] = {
 	/* us, read by the receiver: DCQCN paper N, Microsoft's deployment */
 	[UET_DCQCN_NP_CNP_INTERVAL] = { "np_min_time_between_cnps_us", 50, 0,
 					UET_DCQCN_US_MAX },
+	/* Mb/s, where a flow starts, at most the line rate; 0: auto
+	 * (uet_dcqcn_start_bps())
+	 */
+	[UET_DCQCN_START_RATE] = { "rp_start_rate_mbps", 0, 0,
+				   UET_DCQCN_RATE_MAX },
 };
 
 /* The parameters whose values follow the fabric, on auto (0): the line
@@ -192,6 +198,30 @@ static u32 uet_dcqcn_min_dec(const struct uet_cc *cc)
 						  UET_DCQCN_AUTO_MIN_DEC_FW;
 }
 
+/* Where a flow starts, on auto: an eighth of the line rate, climbing in
+ * additive rounds until its first CNP as if just cut there. The DCQCN
+ * paper starts flows at the line rate, which a lossless (PFC) fabric
+ * absorbs; a lossy one does not: N flows at R with a BDP each overflow
+ * the long-haul port's 2.5 RTT buffer (Documentation/uet/admin-guide/
+ * sizing.rst) in the first RTT, before any CNP is back, whenever N > 3
+ * (4:1 and 8:1 incasts: 22..1033 packets dropped). At R/8, eight flows
+ * start at the port's rate, and their additive steps (N R/40 a round)
+ * build the queue slowly enough for the CNPs of the ECN ramp (from 0.75
+ * RTT of queue, an RTT and more to come back) to turn them before it is
+ * full (Documentation/uet/design/cc-dcqcn.rst has the runs).
+ */
+#define UET_DCQCN_AUTO_START_DIV	8
+
+static u64 uet_dcqcn_start_bps(const struct uet_cc *cc)
+{
+	u32 mbps = cc->params[UET_DCQCN_START_RATE];
+	u64 max = uet_dcqcn_max_bps(cc);
+
+	if (mbps)
+		return min(uet_dcqcn_bps(mbps), max);
+	return div_u64(max, UET_DCQCN_AUTO_START_DIV);
+}
+
 /* A timer parameter (i: one of uet_dcqcn_auto's) in force, ns. */
 static u64 uet_dcqcn_period_ns(const struct uet_cc *cc, int i)
 {
@@ -203,8 +233,16 @@ static u64 uet_dcqcn_period_ns(const struct uet_cc *cc, int i)
 	return max((u64)a->fw_us * NSEC_PER_USEC, div_u64(rtt, a->rtt_div));
 }
 
-/* Packets the pacer may send at once to catch up with its schedule. */
+/* How far the pacer may fall behind its schedule and catch up in a
+ * burst: a software host wakes its pacer late, by a millisecond or more,
+ * and without this credit every late wake-up would be rate lost (4
+ * senders at 40 Mbit/s reached 18 Mbit/s in all). The credit is that
+ * lateness, at least one packet and at most 8: as 8 packets alone it was
+ * 52 ms at 5 Mbit/s, and 8 flows back from a pause sent 8 each at once,
+ * a 2.5 RTT buffer's worth at 40 Mbit/s and 21 ms.
+ */
 #define UET_DCQCN_PACE_BURST	8
+#define UET_DCQCN_PACE_SLACK_NS	(2 * NSEC_PER_MSEC)
 
 struct uet_dcqcn {
 	u64 rate;		/* bit/s */
@@ -369,17 +407,31 @@ static void uet_dcqcn_decrease(struct uet_cc *cc, struct uet_dcqcn *d, u64 t)
 
 /* Runs the timers up to now, in time order: a cut held back by the
  * monitor period happens when that period ends, after the alpha and
- * increase rounds due by then.
+ * increase rounds due before then. A round due at that very instant is
+ * the cut's: CNPs kept coming, and the DCQCN paper times its increases
+ * (K = 55 us) just beyond the CNP interval (N = 50 us) so that a flow
+ * that keeps getting CNPs never increases. On auto both periods are the
+ * RTT: ties are the rule, and a round before each cut took back half of
+ * it (8 flows at a 21 ms port: 817..860 packets dropped).
  */
 static void uet_dcqcn_catch_up(struct uet_cc *cc, u64 now)
 {
 	struct uet_dcqcn *d = uet_cc_priv(cc);
 
-	if (!d->started)
+	if (!d->started) {
+		/* The start's climb waits for the RTT that times its rounds:
+		 * the firmware's 300 us would reach the line rate within a
+		 * long path's first RTT.
+		 */
+		if (!uet_meas_min_rtt(&cc->meas))
+			d->next_inc = now + uet_dcqcn_period_ns(cc,
+						UET_DCQCN_TIME_RESET);
+		uet_dcqcn_timer_to(cc, d, now);
 		return;
+	}
 	if (d->dec_pending && d->hold_until <= now) {
 		uet_dcqcn_alpha_to(cc, d, d->hold_until);
-		uet_dcqcn_timer_to(cc, d, d->hold_until);
+		uet_dcqcn_timer_to(cc, d, d->hold_until - 1);
 		uet_dcqcn_decrease(cc, d, d->hold_until);
 	}
 	uet_dcqcn_alpha_to(cc, d, now);
@@ -392,10 +444,11 @@ static void uet_dcqcn_init(struct uet_cc *cc, u64 now)
 
 	BUILD_BUG_ON(sizeof(*d) > UET_CC_PRIV_U64 * sizeof(u64));
 	BUILD_BUG_ON(UET_DCQCN_NPARAMS > UET_CC_PARAMS_MAX);
-	/* No slow start: a flow starts at line rate. */
-	d->rate = uet_dcqcn_max_bps(cc);
+	d->rate = uet_dcqcn_start_bps(cc);
 	d->target = d->rate;
 	d->next_send = now;
+	d->recovering = d->rate < uet_dcqcn_max_bps(cc);
+	d->next_inc = now + uet_dcqcn_period_ns(cc, UET_DCQCN_TIME_RESET);
 }
 
 static void uet_dcqcn_on_cnp(struct uet_cc *cc, u64 now)
@@ -445,15 +498,12 @@ static void uet_dcqcn_on_send(struct uet_cc *cc, u64 now, u32 bytes,
 	struct uet_dcqcn *d = uet_cc_priv(cc);
 	u64 unit = (u64)cc->params[UET_DCQCN_BYTE_RESET] * UET_DCQCN_BYTE_UNIT;
 	u64 gap = mul_u64_u64_div_u64(bytes, 8 * NSEC_PER_SEC, d->rate);
-	u64 lag = UET_DCQCN_PACE_BURST * gap;
+	u64 lag = clamp_t(u64, UET_DCQCN_PACE_SLACK_NS, gap,
+			  UET_DCQCN_PACE_BURST * gap);
 	u64 n;
 
 	uet_dcqcn_catch_up(cc, now);
-	/* The schedule may fall behind by a few packets and catch up in a
-	 * burst: a software host wakes its pacer late, by a millisecond or
-	 * more, and without this credit every late wake-up would be rate
-	 * lost. Idle time earns no more than that.
-	 */
+	/* Idle time earns no more credit than lag. */
 	d->next_send = max(d->next_send, now > lag ? now - lag : 0) + gap;
 	if (!d->recovering || !unit)
 		return;
@@ -489,6 +539,8 @@ static int uet_dcqcn_get_info(const struct uet_cc *cc, struct uet_cc_stat *st)
 	/* The values in force of the parameters on auto. */
 	st[n++] = (struct uet_cc_stat){ "max_rate_mbps",
 		div_u64(uet_dcqcn_max_bps(cc), 1000000) };
+	st[n++] = (struct uet_cc_stat){ "start_rate_mbps",
+		div_u64(uet_dcqcn_start_bps(cc), 1000000) };
 	st[n++] = (struct uet_cc_stat){ "min_dec_fac", uet_dcqcn_min_dec(cc) };
 	st[n++] = (struct uet_cc_stat){ "ai_rate_kbps",
 		div_u64(uet_dcqcn_step_bps(cc, UET_DCQCN_AI_RATE), 1000) };

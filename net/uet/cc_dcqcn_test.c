@@ -46,7 +46,8 @@ static void uet_dcqcn_test_set(struct kunit *test, u32 *p, const char *name,
 }
 
 /* The cases below do the firmware's arithmetic with its steps, 5 and 50
- * Mb/s a round, rather than the shares of the line rate on auto.
+ * Mb/s a round, rather than the shares of the line rate on auto, and
+ * start at the line rate as the firmware does.
  */
 static struct uet_cc *uet_dcqcn_test_cc(struct kunit *test, u32 *p)
 {
@@ -55,6 +56,7 @@ static struct uet_cc *uet_dcqcn_test_cc(struct kunit *test, u32 *p)
 	KUNIT_ASSERT_NOT_NULL(test, cc);
 	uet_dcqcn_test_set(test, p, "rp_ai_rate_mbps", 5);
 	uet_dcqcn_test_set(test, p, "rp_hai_rate_mbps", 50);
+	uet_dcqcn_test_set(test, p, "rp_start_rate_mbps", 10000);
 	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 0, false, NULL, 0);
 	return cc;
 }
@@ -295,7 +297,8 @@ static void uet_dcqcn_floor_pacer_test(struct kunit *test)
 	uet_dcqcn_test_set(test, p, "rp_initial_alpha_value", 1024);
 	cc = uet_dcqcn_test_cc(test, p);
 	/* At line rate, 1500 bytes take 1.2 us on a 10 Gb/s wire; idle
-	 * time, or a pacer woken late, earns 8 packets more at most.
+	 * time, or a pacer woken late, earns 8 packets more at most (2 ms
+	 * of sending where that is fewer, but one).
 	 */
 	for (k = 0; k < 9; k++) {
 		KUNIT_EXPECT_LE(test, cc->ops->send_at(cc, 10 * US, 0, 1500),
@@ -328,6 +331,13 @@ static void uet_dcqcn_floor_pacer_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cc->ops->send_at(cc, now, 0, 1000), now + 8 * MS);
 	KUNIT_EXPECT_EQ(test, cc->ops->send_at(cc, now + 4 * MS, 0, 1000),
 			now + 8 * MS);
+	/* After a second idle, a packet of credit: at 8 ms a packet, the
+	 * 2 ms a late pacer may owe is less than one.
+	 */
+	now += 1000 * MS;
+	for (k = 0; k < 20 && cc->ops->send_at(cc, now, 0, 1000) <= now; k++)
+		cc->ops->on_send(cc, now, 1000, false);
+	KUNIT_EXPECT_EQ(test, k, 2U);
 }
 
 /* Stepping the clock round by round, or jumping over seconds at once,
@@ -406,6 +416,7 @@ static void uet_dcqcn_auto_test(struct kunit *test)
 	};
 
 	KUNIT_ASSERT_NOT_NULL(test, cc);
+	uet_dcqcn_test_set(test, p, "rp_start_rate_mbps", 40);
 	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 40, false, NULL, 0);
 	KUNIT_EXPECT_EQ(test, RATE(cc), 40);
 	KUNIT_EXPECT_EQ(test, STAT(cc, "max_rate_mbps"), 40);
@@ -456,6 +467,70 @@ static void uet_dcqcn_auto_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, STAT(cc, "monitor_period_us"), 20000);
 }
 
+/* On auto a flow starts at R/8 and holds it until an RTT is measured;
+ * then, as after a cut, F rounds of fast recovery (the target is the
+ * start: no change) and additive rounds of R/40 an RTT up to the line
+ * rate, or until the first CNP. A start set stands, up to the line rate.
+ */
+static void uet_dcqcn_start_test(struct kunit *test)
+{
+	u32 *p = uet_dcqcn_test_params(test);
+	struct uet_cc *cc = kunit_kzalloc(test, sizeof(*cc), GFP_KERNEL);
+	struct uet_cc_ack ack = {
+		.now = 10 * MS, .acked_bytes = 4096, .rtt_ns = 20 * MS,
+	};
+	u64 t0;
+
+	KUNIT_ASSERT_NOT_NULL(test, cc);
+	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 40, false, NULL, 0);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "start_rate_mbps"), 5);
+	KUNIT_EXPECT_EQ(test, RATE(cc), 5);
+	KUNIT_EXPECT_EQ(test, TARGET(cc), 5);
+	cc->ops->send_at(cc, 10 * MS, 0, 4096);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "increases"), 0);
+	uet_cc_ack(cc, &ack);
+	/* 300 us on, the first round; then one a measured RTT. */
+	t0 = 10 * MS + 300 * US;
+	cc->ops->send_at(cc, t0 + 4 * 20 * MS, 0, 4096);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "increases"), 5);
+	KUNIT_EXPECT_EQ(test, TARGET(cc), 5);
+	cc->ops->send_at(cc, t0 + 5 * 20 * MS, 0, 4096);
+	KUNIT_EXPECT_EQ(test, TARGET(cc), 6);
+	cc->ops->send_at(cc, t0 + 10 * 20 * MS, 0, 4096);
+	KUNIT_EXPECT_EQ(test, TARGET(cc), 11);
+	KUNIT_EXPECT_EQ(test, RATE(cc), 10);
+	/* The first CNP ends the climb with a cut to 95% (a 20 ms RTT). */
+	t0 += 10 * 20 * MS + MS;
+	cc->ops->on_cnp(cc, t0);
+	KUNIT_EXPECT_EQ(test, DECREASES(cc), 1);
+	KUNIT_EXPECT_EQ(test, RATE(cc), 9);
+	KUNIT_EXPECT_EQ(test, TARGET(cc), 10);
+	/* A CNP in the monitor period: the cut falls as the period ends,
+	 * without the increase round due at that instant.
+	 */
+	cc->ops->on_cnp(cc, t0 + 10 * MS);
+	cc->ops->send_at(cc, t0 + 20 * MS, 0, 4096);
+	KUNIT_EXPECT_EQ(test, DECREASES(cc), 2);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "increases"), 11);
+	KUNIT_EXPECT_EQ(test, RATE(cc), 9);
+
+	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 40, false, NULL, 0);
+	uet_cc_ack(cc, &ack);
+	cc->ops->send_at(cc, 2000 * MS, 0, 4096);
+	KUNIT_EXPECT_EQ(test, RATE(cc), 40);
+	KUNIT_EXPECT_EQ(test, TARGET(cc), 40);
+	KUNIT_EXPECT_EQ(test, DECREASES(cc), 0);
+
+	uet_dcqcn_test_set(test, p, "rp_start_rate_mbps", 20);
+	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 40, false, NULL, 0);
+	KUNIT_EXPECT_EQ(test, RATE(cc), 20);
+	uet_dcqcn_test_set(test, p, "rp_start_rate_mbps", 100);
+	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 40, false, NULL, 0);
+	KUNIT_EXPECT_EQ(test, RATE(cc), 40);
+	cc->ops->send_at(cc, 2000 * MS, 0, 4096);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "increases"), 0);
+}
+
 static struct kunit_case uet_dcqcn_cases[] = {
 	KUNIT_CASE(uet_dcqcn_halve_test),
 	KUNIT_CASE(uet_dcqcn_alpha_test),
@@ -466,6 +541,7 @@ static struct kunit_case uet_dcqcn_cases[] = {
 	KUNIT_CASE(uet_dcqcn_idle_test),
 	KUNIT_CASE(uet_dcqcn_np_test),
 	KUNIT_CASE(uet_dcqcn_auto_test),
+	KUNIT_CASE(uet_dcqcn_start_test),
 	{}
 };
 

@@ -97,7 +97,8 @@ static bool parse_rtt(const char *s, uint64_t *ns)
  */
 static const char *const tune_in_force[] = {
 	"link_mbps", "linkspeed_mbps", "base_rtt_ns", "max_wnd", "target_ns",
-	"max_rate_mbps", "alpha_period_us", "monitor_period_us",
+	"max_rate_mbps", "start_rate_mbps", "min_dec_fac", "ai_rate_kbps",
+	"hai_rate_kbps", "alpha_period_us", "monitor_period_us",
 	"time_reset_us", NULL
 };
 
