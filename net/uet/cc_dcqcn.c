@@ -203,12 +203,12 @@ static u32 uet_dcqcn_min_dec(const struct uet_cc *cc)
  * paper starts flows at the line rate, which a lossless (PFC) fabric
  * absorbs; a lossy one does not: N flows at R with a BDP each overflow
  * the long-haul port's 2.5 RTT buffer (Documentation/uet/admin-guide/
- * sizing.rst) in the first RTT, before any CNP is back, whenever N > 3
- * (4:1 and 8:1 incasts: 22..1033 packets dropped). At R/8, eight flows
- * start at the port's rate, and their additive steps (N R/40 a round)
- * build the queue slowly enough for the CNPs of the ECN ramp (from 0.75
- * RTT of queue, an RTT and more to come back) to turn them before it is
- * full (Documentation/uet/design/cc-dcqcn.rst has the runs).
+ * sizing.rst) in the first RTT, before any CNP is back, whenever N > 3.
+ * At R/8, eight flows start at the port's rate, and their additive steps
+ * (N R/40 a round) build the queue slowly enough for the CNPs of the ECN
+ * ramp to turn them: 4 flows into a 40 Mbit/s port at 21 ms dropped 0
+ * packets instead of 77, 8 flows 97..163 instead of 2466 (later drops;
+ * Documentation/uet/design/cc-dcqcn.rst has the runs).
  */
 #define UET_DCQCN_AUTO_START_DIV	8
 

@@ -331,10 +331,15 @@ static void uet_dcqcn_floor_pacer_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cc->ops->send_at(cc, now, 0, 1000), now + 8 * MS);
 	KUNIT_EXPECT_EQ(test, cc->ops->send_at(cc, now + 4 * MS, 0, 1000),
 			now + 8 * MS);
-	/* After a second idle, a packet of credit: at 8 ms a packet, the
-	 * 2 ms a late pacer may owe is less than one.
+
+	/* At a line rate of 1 Mb/s, after a second idle, one packet of
+	 * credit: 2 ms, what a late pacer may owe, is less than the 8 ms of
+	 * one packet.
 	 */
-	now += 1000 * MS;
+	p = uet_dcqcn_test_params(test);
+	uet_dcqcn_test_set(test, p, "rp_max_rate_mbps", 1);
+	cc = uet_dcqcn_test_cc(test, p);
+	now = 1000 * MS;
 	for (k = 0; k < 20 && cc->ops->send_at(cc, now, 0, 1000) <= now; k++)
 		cc->ops->on_send(cc, now, 1000, false);
 	KUNIT_EXPECT_EQ(test, k, 2U);
