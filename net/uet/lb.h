@@ -22,12 +22,18 @@
  * (UE 1.0 section 3.6.16).
  */
 #define UET_LB_EV_COUNT_DEFAULT	256
-/* REPS: a ring of 8 recyclable values, 16 values explored on leaving
- * freeze, freeze left after 10 ms (UE 1.0 section 3.6.16
- * and htsim's UecMpReps).
+/* REPS: 16 values explored on leaving freeze, freeze left after 10 ms
+ * (UE 1.0 section 3.6.16 and htsim's UecMpReps). htsim's ring holds 8
+ * recyclable values; a frozen ring is replayed round-robin, and 8 values
+ * land unevenly on a few paths: drawn at random over 3, half of them or
+ * more share one in 3 rings of 4 (11% of rings of 32), which holds the
+ * QP to 2/3 of the three paths' rate while frozen. A spine blackholed
+ * under one REPS QP on 4 spines (multipath_reps), base RTTs until the
+ * rate was back at 70%: with 32, 0, 0, 0, 0, 0, 0, 10, 10, 25, 51; with
+ * 8, 0, 0, 14, 24, 24, 33, 34, 38, 44, 53.
  */
 #define UET_LB_REPS_RING_MAX	32
-#define UET_LB_REPS_RING_DEFAULT 8
+#define UET_LB_REPS_RING_DEFAULT 32
 #define UET_LB_REPS_EXPLORE	16
 #define UET_LB_REPS_FREEZE_US_DEFAULT 10000
 
