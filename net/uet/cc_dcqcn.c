@@ -419,14 +419,15 @@ static void uet_dcqcn_catch_up(struct uet_cc *cc, u64 now)
 	struct uet_dcqcn *d = uet_cc_priv(cc);
 
 	if (!d->started) {
-		/* The start's climb waits for the RTT that times its rounds:
+		/* The start's timer rounds wait for the RTT that times them:
 		 * the firmware's 300 us would reach the line rate within a
 		 * long path's first RTT.
 		 */
-		if (!uet_meas_min_rtt(&cc->meas))
+		if (uet_meas_min_rtt(&cc->meas))
+			uet_dcqcn_timer_to(cc, d, now);
+		else
 			d->next_inc = now + uet_dcqcn_period_ns(cc,
 						UET_DCQCN_TIME_RESET);
-		uet_dcqcn_timer_to(cc, d, now);
 		return;
 	}
 	if (d->dec_pending && d->hold_until <= now) {
