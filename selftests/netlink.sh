@@ -294,6 +294,19 @@ print(next(q["qpn"] for q in json.load(sys.stdin) if q.get("type") == "RC"))')
 	step "... and changed nothing" test "$(qp_lb)" = "$lb" -a "$(denied)" = "$denied0"
 	step "without CAP_NET_ADMIN, uet qp show works" \
 		in_ns a setpriv --reuid=65534 --regid=65534 --clear-groups "$UET" qp show dev uet0
+	# DCQCN reports the most values of the algorithms: all of them
+	# reach uet qp show, the measured ones first, the last one too.
+	dcqcn_stats() {
+		in_ns a "$UET" qp set dev uet0 qpn "$QPN" cc dcqcn || return 1
+		in_ns a "$UET" -j qp show dev uet0 qpn "$QPN" | python3 -c 'import json, sys
+q = json.load(sys.stdin)[0]
+s = q["cc_stats"]
+print("#", q["cc"], len(s), "values")
+sys.exit(not (q["cc"] == "dcqcn" and
+              all(k in s for k in ("meas_rtt_ns", "rate_mbps", "quiet_rounds",
+                                   "ai_rate_kbps", "time_reset_us"))))'
+	}
+	step "uet qp set ... cc dcqcn: uet qp show lists every DCQCN value" dcqcn_stats
 	step "namespace b lists uet1's QPs only" bash -c \
 		"in_ns b '$UET' -j qp show | python3 -c 'import json, sys
 qps = json.load(sys.stdin)
@@ -309,6 +322,8 @@ sys.exit(not qps or any(q[\"dev\"] != \"uet1\" for q in qps))'"
 		bash -c "'$UET' tune rate 40mbit rtt 21ms | grep -qx 'qdisc rate 40mbit limit 105000 kmin 20% kmax 80% trim on'"
 	step "uet tune: dcqcn's is 2.5 RTT, ECN from 0.75 to 1.5 RTT, no trimming" \
 		bash -c "'$UET' -j tune rate 40mbit rtt 21000 cc dcqcn | grep -q '\"qdisc\":\"rate 40mbit limit 262500 kmin 15750us kmax 31500us pmax 100 trim off\"'"
+	step "uet tune: dcqcn's ramp starts at 5 packets on a short path (2 ms at 40 Mbit/s)" \
+		bash -c "'$UET' tune rate 40mbit rtt 2ms cc dcqcn | grep -qx 'qdisc rate 40mbit limit 70063 kmin 4203us kmax 8407us pmax 100 trim off'"
 	step_fails "uet tune: a rate without a unit it knows is refused" \
 		"$UET" tune rate 40xbit rtt 21ms
 	step_fails "uet tune: an RTT over 10 s is refused" "$UET" tune rate 40mbit rtt 11s

@@ -17,7 +17,7 @@
 
 /* Parameters an algorithm may declare, and statistics it may report. */
 #define UET_CC_PARAMS_MAX	24
-#define UET_CC_STATS_MAX	16
+#define UET_CC_STATS_MAX	20
 /* Private state, in u64 words (like ICSK_CA_PRIV_SIZE). */
 #define UET_CC_PRIV_U64		32
 

@@ -18,6 +18,7 @@
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
+#include <linux/string.h>
 #include <linux/time64.h>
 
 #include "cc.h"
@@ -154,24 +155,32 @@ static u64 uet_dcqcn_max_bps(const struct uet_cc *cc)
  * firmware adds 5 and 50 Mb/s a round (rpg_ai_rate, rpg_hai_rate), made
  * for one flow of 100 Gb/s; on a port of 40 Mb/s shared by 8 flows, 5
  * Mb/s is a flow's whole share each round, and the rate swings (0.86 of
- * the port used, cc_incast). A round adds R/40 (R/10 in hyper increase):
- * with a round per RTT on auto, N flows in additive increase add N R/40
- * a round trip, within the long-haul port's ECN ramp (0.75 to 1.5 RTT of
- * queue, Documentation/uet/admin-guide/sizing.rst) for up to 30 flows.
- * The shares are those that kept 8 flows at 1.00 of a 40 Mb/s, 21 ms
- * port (cc_incast, cc_longhaul; Documentation/uet/design/cc-dcqcn.rst).
+ * the port used, cc_incast). With a round per RTT on auto, N flows add N
+ * steps a round trip, and they learn of the queue they build an RTT
+ * later: an additive round adds R/40 while the path shows no queue
+ * (uet_dcqcn_quiet()), as a flow climbs from its start, and R/640
+ * otherwise. The DCQCN paper's own step is as small, 40 Mb/s of 40 Gb/s
+ * (R/1000) per 55 us. 8 flows into a 40 Mb/s port 21 ms away, the port
+ * as uet tune sizes it (2.5 RTT of buffer), dropped 158..259 packets
+ * with R/40 in every round, 16..46 with R/160, 4..5 with R/320, 0 with
+ * R/640 (Documentation/uet/design/cc-dcqcn.rst).
  */
-#define UET_DCQCN_AUTO_AI_DIV	40
-#define UET_DCQCN_AUTO_HAI_DIV	10
+#define UET_DCQCN_AUTO_AI_DIV		40
+#define UET_DCQCN_AUTO_AI_QUEUED_DIV	640
+#define UET_DCQCN_AUTO_HAI_DIV		10
 
-/* An increase step (i: UET_DCQCN_AI_RATE or _HAI_RATE) in force, b/s. */
-static u64 uet_dcqcn_step_bps(const struct uet_cc *cc, int i)
+/* An increase step (i: UET_DCQCN_AI_RATE or _HAI_RATE) in force, b/s;
+ * @quiet: the path has shown no queue for a while.
+ */
+static u64 uet_dcqcn_step_bps(const struct uet_cc *cc, int i, bool quiet)
 {
-	u32 div = i == UET_DCQCN_AI_RATE ? UET_DCQCN_AUTO_AI_DIV :
-		  UET_DCQCN_AUTO_HAI_DIV;
+	u32 div = UET_DCQCN_AUTO_HAI_DIV;
 
 	if (cc->params[i])
 		return uet_dcqcn_bps(cc->params[i]);
+	if (i == UET_DCQCN_AI_RATE)
+		div = quiet ? UET_DCQCN_AUTO_AI_DIV :
+			      UET_DCQCN_AUTO_AI_QUEUED_DIV;
 	return div_u64(uet_dcqcn_max_bps(cc), div);
 }
 
@@ -263,6 +272,10 @@ struct uet_dcqcn {
 	bool alpha_cnp;		/* a CNP came in this alpha period */
 	bool dec_pending;	/* a CNP came in the monitor period */
 	u64 np_cnp_ns;		/* notification point: the last CNP, 0: none */
+	u64 round_rtt;		/* the last RTT sample since the last timer
+				 * round, ns; 0: none
+				 */
+	u32 quiet;		/* timer rounds in a row that saw no queue */
 };
 
 /* alpha * (g')^k, g' = 1 - g on the 1024 scale, by squaring. */
@@ -302,6 +315,41 @@ static void uet_dcqcn_alpha_to(struct uet_cc *cc, struct uet_dcqcn *d, u64 t)
 	d->next_alpha += k * period;
 }
 
+/* Whether a timer round saw no queue: its last RTT sample within an
+ * eighth of the base RTT of it, or two packets at the line rate on a
+ * path so short that an eighth is less (the emulated hosts' samples vary
+ * by more). The last sample, not the round's least: a queue that builds
+ * shows in it a round sooner (the 8-flow port of the increase steps,
+ * above, peaked at 1.7..1.8 BDP of queue, 2.1..2.5 with the least). A round without samples
+ * (nothing acknowledged) leaves the count as it was.
+ */
+static void uet_dcqcn_quiet_round(struct uet_cc *cc, struct uet_dcqcn *d)
+{
+	u64 base = uet_meas_min_rtt(&cc->meas);
+	u64 pkts = mul_u64_u64_div_u64(2ULL * cc->mtu, 8 * NSEC_PER_SEC,
+				       uet_dcqcn_max_bps(cc));
+
+	if (!d->round_rtt || !base)
+		return;
+	if (d->round_rtt <= base + max(base / 8, pkts))
+		d->quiet = min(d->quiet + 1, U32_MAX - 1);
+	else
+		d->quiet = 0;
+	d->round_rtt = 0;
+}
+
+/* The path has shown no queue for F timer rounds, as long as hyper
+ * increase waits (DCQCN paper, section 3.2): a flow that left a port to
+ * the others makes it quiet for the round trips its queue takes to
+ * drain, and every flow left then took its R/40 at once (12..20 packets
+ * dropped at the 8-flow port of the increase steps without the wait).
+ */
+static bool uet_dcqcn_quiet(const struct uet_cc *cc,
+			    const struct uet_dcqcn *d)
+{
+	return d->quiet >= cc->params[UET_DCQCN_THRESHOLD];
+}
+
 /* One increase round; returns what it added to the target, before the
  * line rate capped it.
  */
@@ -313,10 +361,12 @@ static u64 uet_dcqcn_round(struct uet_cc *cc, struct uet_dcqcn *d,
 	u32 f = p[UET_DCQCN_THRESHOLD], hi, lo;
 	u64 inc = 0;
 
-	if (timer)
+	if (timer) {
 		d->stage_t = min(d->stage_t + 1, U32_MAX - 1);
-	else
+		uet_dcqcn_quiet_round(cc, d);
+	} else {
 		d->stage_b = min(d->stage_b + 1, U32_MAX - 1);
+	}
 	hi = max(d->stage_t, d->stage_b);
 	lo = min(d->stage_t, d->stage_b);
 	/* Without a byte counter the timer walks all stages, as in HPCC's
@@ -327,9 +377,10 @@ static u64 uet_dcqcn_round(struct uet_cc *cc, struct uet_dcqcn *d,
 		lo = d->stage_t - 1;
 	}
 	if (lo > f)
-		inc = uet_dcqcn_step_bps(cc, UET_DCQCN_HAI_RATE);
+		inc = uet_dcqcn_step_bps(cc, UET_DCQCN_HAI_RATE, true);
 	else if (hi > f)
-		inc = uet_dcqcn_step_bps(cc, UET_DCQCN_AI_RATE);
+		inc = uet_dcqcn_step_bps(cc, UET_DCQCN_AI_RATE,
+					 uet_dcqcn_quiet(cc, d));
 	d->target = min(d->target + inc, max);
 	/* Rounded up, so that fast recovery reaches the target. */
 	d->rate = (d->rate + d->target + 1) / 2;
@@ -397,6 +448,7 @@ static void uet_dcqcn_decrease(struct uet_cc *cc, struct uet_dcqcn *d, u64 t)
 	d->rate = max(cut, floor);
 	d->stage_t = 0;
 	d->stage_b = 0;
+	d->quiet = 0;
 	d->bytes = 0;
 	d->recovering = true;
 	d->next_inc = t + uet_dcqcn_period_ns(cc, UET_DCQCN_TIME_RESET);
@@ -449,6 +501,8 @@ static void uet_dcqcn_init(struct uet_cc *cc, u64 now)
 	d->target = d->rate;
 	d->next_send = now;
 	d->recovering = d->rate < uet_dcqcn_max_bps(cc);
+	/* The start climbs at R/40 while the path shows no queue. */
+	d->quiet = cc->params[UET_DCQCN_THRESHOLD];
 	d->next_inc = now + uet_dcqcn_period_ns(cc, UET_DCQCN_TIME_RESET);
 }
 
@@ -477,6 +531,14 @@ static void uet_dcqcn_on_cnp(struct uet_cc *cc, u64 now)
 		uet_dcqcn_decrease(cc, d, now);
 	else
 		d->dec_pending = true;
+}
+
+static void uet_dcqcn_on_ack(struct uet_cc *cc, const struct uet_cc_ack *ack)
+{
+	struct uet_dcqcn *d = uet_cc_priv(cc);
+
+	if (ack->rtt_ns)
+		d->round_rtt = ack->rtt_ns;
 }
 
 /* The notification point (DCQCN paper, section 3.1): at most one CNP per
@@ -525,38 +587,41 @@ static u64 uet_dcqcn_send_at(struct uet_cc *cc, u64 now, u64 inflight,
 static int uet_dcqcn_get_info(const struct uet_cc *cc, struct uet_cc_stat *st)
 {
 	const struct uet_dcqcn *d = uet_cc_priv_const(cc);
-	int n = 0;
+	/* After the state, the values in force of the parameters on auto. */
+	const struct uet_cc_stat all[] = {
+		{ "rate_mbps", div_u64(d->rate, 1000000) },
+		{ "target_mbps", div_u64(d->target, 1000000) },
+		{ "alpha", d->alpha >>
+			   (UET_DCQCN_ALPHA_SHIFT - UET_DCQCN_FW_SHIFT) },
+		{ "cnps", d->cnps },
+		{ "decreases", d->decreases },
+		{ "increases", d->increases },
+		{ "stage_timer", d->stage_t },
+		{ "stage_bytes", d->stage_b },
+		{ "quiet_rounds", d->quiet },
+		{ "max_rate_mbps", div_u64(uet_dcqcn_max_bps(cc), 1000000) },
+		{ "start_rate_mbps", div_u64(uet_dcqcn_start_bps(cc), 1000000) },
+		{ "min_dec_fac", uet_dcqcn_min_dec(cc) },
+		{ "ai_rate_kbps",
+		  div_u64(uet_dcqcn_step_bps(cc, UET_DCQCN_AI_RATE,
+					     uet_dcqcn_quiet(cc, d)), 1000) },
+		{ "hai_rate_kbps",
+		  div_u64(uet_dcqcn_step_bps(cc, UET_DCQCN_HAI_RATE, true),
+			  1000) },
+		{ "alpha_period_us",
+		  div_u64(uet_dcqcn_period_ns(cc, UET_DCQCN_ALPHA_PERIOD),
+			  NSEC_PER_USEC) },
+		{ "monitor_period_us",
+		  div_u64(uet_dcqcn_period_ns(cc, UET_DCQCN_MONITOR_PERIOD),
+			  NSEC_PER_USEC) },
+		{ "time_reset_us",
+		  div_u64(uet_dcqcn_period_ns(cc, UET_DCQCN_TIME_RESET),
+			  NSEC_PER_USEC) },
+	};
 
-	st[n++] = (struct uet_cc_stat){ "rate_mbps", div_u64(d->rate, 1000000) };
-	st[n++] = (struct uet_cc_stat){ "target_mbps",
-					div_u64(d->target, 1000000) };
-	st[n++] = (struct uet_cc_stat){ "alpha", d->alpha >>
-		(UET_DCQCN_ALPHA_SHIFT - UET_DCQCN_FW_SHIFT) };
-	st[n++] = (struct uet_cc_stat){ "cnps", d->cnps };
-	st[n++] = (struct uet_cc_stat){ "decreases", d->decreases };
-	st[n++] = (struct uet_cc_stat){ "increases", d->increases };
-	st[n++] = (struct uet_cc_stat){ "stage_timer", d->stage_t };
-	st[n++] = (struct uet_cc_stat){ "stage_bytes", d->stage_b };
-	/* The values in force of the parameters on auto. */
-	st[n++] = (struct uet_cc_stat){ "max_rate_mbps",
-		div_u64(uet_dcqcn_max_bps(cc), 1000000) };
-	st[n++] = (struct uet_cc_stat){ "start_rate_mbps",
-		div_u64(uet_dcqcn_start_bps(cc), 1000000) };
-	st[n++] = (struct uet_cc_stat){ "min_dec_fac", uet_dcqcn_min_dec(cc) };
-	st[n++] = (struct uet_cc_stat){ "ai_rate_kbps",
-		div_u64(uet_dcqcn_step_bps(cc, UET_DCQCN_AI_RATE), 1000) };
-	st[n++] = (struct uet_cc_stat){ "hai_rate_kbps",
-		div_u64(uet_dcqcn_step_bps(cc, UET_DCQCN_HAI_RATE), 1000) };
-	st[n++] = (struct uet_cc_stat){ "alpha_period_us",
-		div_u64(uet_dcqcn_period_ns(cc, UET_DCQCN_ALPHA_PERIOD),
-			NSEC_PER_USEC) };
-	st[n++] = (struct uet_cc_stat){ "monitor_period_us",
-		div_u64(uet_dcqcn_period_ns(cc, UET_DCQCN_MONITOR_PERIOD),
-			NSEC_PER_USEC) };
-	st[n++] = (struct uet_cc_stat){ "time_reset_us",
-		div_u64(uet_dcqcn_period_ns(cc, UET_DCQCN_TIME_RESET),
-			NSEC_PER_USEC) };
-	return n;
+	BUILD_BUG_ON(ARRAY_SIZE(all) > UET_CC_STATS_MAX);
+	memcpy(st, all, sizeof(all));
+	return ARRAY_SIZE(all);
 }
 
 const struct uet_cc_ops uet_cc_dcqcn = {
@@ -564,6 +629,7 @@ const struct uet_cc_ops uet_cc_dcqcn = {
 	.params = uet_dcqcn_params,
 	.nparams = UET_DCQCN_NPARAMS,
 	.init = uet_dcqcn_init,
+	.on_ack = uet_dcqcn_on_ack,
 	.on_cnp = uet_dcqcn_on_cnp,
 	.on_ce = uet_dcqcn_on_ce,
 	.on_send = uet_dcqcn_on_send,

@@ -3,8 +3,9 @@
  * KUnit: the DCQCN reaction point on a fake clock. The cut by alpha/2,
  * alpha's EWMA, the three increase stages, the monitor period, the rate
  * floor, the pacer, that a long idle skipped at once lands where
- * stepping through it does, the notification point's CNP spacing, and
- * the values the parameters on auto take.
+ * stepping through it does, the notification point's CNP spacing, the
+ * values the parameters on auto take, and the additive step that follows
+ * the RTT.
  */
 #include <kunit/test.h>
 #include <linux/string.h>
@@ -536,6 +537,76 @@ static void uet_dcqcn_start_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, STAT(cc, "increases"), 0);
 }
 
+/* Feeds @cc an ACK with an RTT sample of @rtt just before @t, then brings
+ * it to @t: the timer round due then sees that sample last.
+ */
+static void uet_dcqcn_test_round(struct uet_cc *cc, u64 t, u64 rtt)
+{
+	struct uet_cc_ack ack = {
+		.now = t - 1, .acked_bytes = 4096, .rtt_ns = rtt,
+	};
+
+	if (rtt)
+		uet_cc_ack(cc, &ack);
+	cc->ops->send_at(cc, t, 0, 4096);
+}
+
+/* On auto an additive round adds R/40 once F rounds in a row ended on an
+ * RTT sample without queue (within an eighth of the base RTT, or two
+ * packets at the line rate on a short path), R/640 otherwise; a cut
+ * starts the count again, a round without samples leaves it.
+ */
+static void uet_dcqcn_quiet_test(struct kunit *test)
+{
+	u32 *p = uet_dcqcn_test_params(test);
+	struct uet_cc *cc = kunit_kzalloc(test, sizeof(*cc), GFP_KERNEL);
+	u64 t = 100 * MS;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, cc);
+	/* 6400 Mb/s: R/640 is 10 Mb/s, R/40 160. */
+	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 6400, false, NULL, 0);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "quiet_rounds"), 5);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "ai_rate_kbps"), 160000);
+	uet_dcqcn_test_round(cc, 10 * MS, 20 * MS);
+	cc->ops->on_cnp(cc, t);
+	KUNIT_EXPECT_EQ(test, RATE(cc), 760);
+	KUNIT_EXPECT_EQ(test, TARGET(cc), 800);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "quiet_rounds"), 0);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "ai_rate_kbps"), 10000);
+	/* 10 ms of queue: F rounds of fast recovery, then R/640. */
+	for (i = 1; i <= 6; i++)
+		uet_dcqcn_test_round(cc, t + i * 20 * MS, 30 * MS);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "quiet_rounds"), 0);
+	KUNIT_EXPECT_EQ(test, TARGET(cc), 810);
+	/* 2 ms, within 20/8: the fifth such round in a row adds R/40. */
+	for (i = 7; i <= 10; i++)
+		uet_dcqcn_test_round(cc, t + i * 20 * MS, 22 * MS);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "quiet_rounds"), 4);
+	KUNIT_EXPECT_EQ(test, TARGET(cc), 850);
+	uet_dcqcn_test_round(cc, t + 11 * 20 * MS, 22 * MS);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "quiet_rounds"), 5);
+	KUNIT_EXPECT_EQ(test, TARGET(cc), 1010);
+	/* No sample: the count stands. */
+	uet_dcqcn_test_round(cc, t + 12 * 20 * MS, 0);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "quiet_rounds"), 5);
+	KUNIT_EXPECT_EQ(test, TARGET(cc), 1170);
+	/* The round's last sample counts, not its least. */
+	uet_dcqcn_test_round(cc, t + 13 * 20 * MS - MS, 20 * MS);
+	uet_dcqcn_test_round(cc, t + 13 * 20 * MS, 23 * MS);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "quiet_rounds"), 0);
+	KUNIT_EXPECT_EQ(test, TARGET(cc), 1180);
+
+	/* 100 us at 40 Mb/s: two packets (1638 us) exceed an eighth. */
+	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 40, false, NULL, 0);
+	uet_dcqcn_test_round(cc, 10 * US, 100 * US);
+	cc->ops->on_cnp(cc, t);
+	uet_dcqcn_test_round(cc, t + 300 * US, 1700 * US);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "quiet_rounds"), 1);
+	uet_dcqcn_test_round(cc, t + 600 * US, 1800 * US);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "quiet_rounds"), 0);
+}
+
 static struct kunit_case uet_dcqcn_cases[] = {
 	KUNIT_CASE(uet_dcqcn_halve_test),
 	KUNIT_CASE(uet_dcqcn_alpha_test),
@@ -547,6 +618,7 @@ static struct kunit_case uet_dcqcn_cases[] = {
 	KUNIT_CASE(uet_dcqcn_np_test),
 	KUNIT_CASE(uet_dcqcn_auto_test),
 	KUNIT_CASE(uet_dcqcn_start_test),
+	KUNIT_CASE(uet_dcqcn_quiet_test),
 	{}
 };
 
