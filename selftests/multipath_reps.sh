@@ -262,8 +262,9 @@ log "before the failure $(python3 -c "print(round($pre * 8 / 1e6, 1))") Mbit/s; 
 # (median 28.5) and 17 of 20 with 32 (median 0, at most 72.7), while a
 # make check took 78 and CI 105 with 8 (Documentation/uet/dev-guide/
 # results.rst): the 3 spines left carry 75% of what 4 did, so 70% of
-# the old rate sits within the noise of the emulated fabric. 150 base RTTs (3 s of the 4 s measured) still
-# catches a QP that does not recover while the spine is down.
+# the old rate sits within the noise of the emulated fabric. 150 base
+# RTTs (3 s of the 4 s measured) still catches a QP that does not
+# recover while the spine is down.
 step "rate back to 70% within 150 base RTTs of the failure" \
 	python3 -c "import sys; sys.exit(not 0 <= $rec <= 150 * $rtt_s)"
 exit 0

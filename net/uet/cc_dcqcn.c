@@ -320,17 +320,18 @@ static void uet_dcqcn_alpha_to(struct uet_cc *cc, struct uet_dcqcn *d, u64 t)
  * path so short that an eighth is less (the emulated hosts' samples vary
  * by more). The last sample, not the round's least: a queue that builds
  * shows in it a round sooner (the 8-flow port of the increase steps,
- * above, peaked at 1.7..1.8 BDP of queue, 2.1..2.5 with the least). A round without samples
- * (nothing acknowledged) leaves the count as it was.
+ * above, peaked at 1.7..1.8 BDP of queue, 2.1..2.5 with the least). A
+ * round without samples (nothing acknowledged) leaves the count as it
+ * was.
  */
 static void uet_dcqcn_quiet_round(struct uet_cc *cc, struct uet_dcqcn *d)
 {
-	u64 base = uet_meas_min_rtt(&cc->meas);
-	u64 pkts = mul_u64_u64_div_u64(2ULL * cc->mtu, 8 * NSEC_PER_SEC,
-				       uet_dcqcn_max_bps(cc));
+	u64 base = uet_meas_min_rtt(&cc->meas), pkts;
 
 	if (!d->round_rtt || !base)
 		return;
+	pkts = mul_u64_u64_div_u64(2ULL * cc->mtu, 8 * NSEC_PER_SEC,
+				   uet_dcqcn_max_bps(cc));
 	if (d->round_rtt <= base + max(base / 8, pkts))
 		d->quiet = min(d->quiet + 1, U32_MAX - 1);
 	else

@@ -230,13 +230,16 @@ static uint64_t tune_dcqcn_rtt(const struct tune *t)
 /* The tc words after "root uet", as tc takes them. */
 static void tune_qdisc(const struct tune *t, char *buf, size_t len)
 {
-	uint64_t us = (tune_dcqcn_rtt(t) + 500) / 1000;
-	double bdp = tune_bdp(t);
 	char rate[32];
 
 	tune_rate(t->rate_bps, rate, sizeof(rate));
 
-	if (t->dcqcn)
+	if (t->dcqcn) {
+		/* The port's RTT, in the whole microseconds tc is given. */
+		uint64_t us = (tune_dcqcn_rtt(t) + 500) / 1000;
+		struct tune port = { .rate_bps = t->rate_bps,
+				     .rtt_ns = us * 1000 };
+
 		/*
 		 * DCQCN over long distances, lossless: 2.5 RTT of traffic
 		 * buffered, the marking ramp from 0.75 to 1.5 RTT of queueing
@@ -245,12 +248,12 @@ static void tune_qdisc(const struct tune *t, char *buf, size_t len)
 		 */
 		snprintf(buf, len,
 			 "rate %s limit %llu kmin %lluus kmax %lluus pmax 100 trim off",
-			 rate, (unsigned long long)fmax(llround(2.5 * t->rate_bps /
-								8 * us / 1e6),
+			 rate, (unsigned long long)fmax(llround(2.5 *
+								tune_bdp(&port)),
 							TUNE_MIN_LIMIT),
 			 (unsigned long long)(us * 3 / 4),
 			 (unsigned long long)(us * 3 / 2));
-	else
+	} else {
 		/*
 		 * UE 1.0 section 3.6.17's switch settings for UET-CC: one
 		 * BDP of buffer, ECN marking from 20 % to 80 % of it,
@@ -258,7 +261,9 @@ static void tune_qdisc(const struct tune *t, char *buf, size_t len)
 		 */
 		snprintf(buf, len,
 			 "rate %s limit %llu kmin 20%% kmax 80%% trim on", rate,
-			 (unsigned long long)fmax(llround(bdp), TUNE_MIN_LIMIT));
+			 (unsigned long long)fmax(llround(tune_bdp(t)),
+						  TUNE_MIN_LIMIT));
+	}
 }
 
 /* tc qdisc replace dev NETDEV root uet WORDS...: tc's exit status. */
