@@ -23,7 +23,8 @@ int uet_pdc_tx_init(struct uet_pdc_tx *tx, u32 win, u32 isn)
 
 	if (!win || win > UET_PDC_WIN_MAX)
 		return -EINVAL;
-	size = roundup_pow_of_two(win);
+	size = min_t(u32, roundup_pow_of_two(win * UET_PDC_SPAN_PER_PKT),
+		     UET_PDC_WIN_MAX);
 	tx->ring = kvcalloc(size, sizeof(*tx->ring), GFP_KERNEL_ACCOUNT);
 	if (!tx->ring)
 		return -ENOMEM;
@@ -50,6 +51,9 @@ int uet_pdc_tx_init(struct uet_pdc_tx *tx, u32 win, u32 isn)
 	tx->reo_persist = 0;
 	tx->reo_grown_ns = 0;
 	tx->reo_round_ns = 0;
+	tx->path_failed = NULL;
+	tx->path_arg = NULL;
+	tx->path_losses = 0;
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(uet_pdc_tx_init);

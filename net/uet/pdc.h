@@ -11,8 +11,19 @@
 
 #include <linux/types.h>
 
-/* Largest MPR window (packets in flight per direction). */
+/* Largest MPR window (packets in flight per direction), and the most
+ * PSNs a receiver accepts ahead of the first it misses.
+ */
 #define UET_PDC_WIN_MAX		4096
+/* PSNs a sender may have outstanding per packet of its MPR window: the
+ * window, and what it sends while its oldest loss is found (a 50 ms
+ * retransmit timeout, or the SACK rule's one to three RTTs) and its copy
+ * makes a round trip. With PSNs bounded by the window alone, holes held
+ * multipath_reps.sh's sender below NSCC's window (166 packets of a 20 ms
+ * path) in 9% of the samples of the two seconds after a spine failed
+ * (Documentation/uet/dev-guide/results.rst).
+ */
+#define UET_PDC_SPAN_PER_PKT	4
 /* Transmissions of a packet after which the SACK rule no longer declares
  * it lost by time alone (uet_pdc_tx_judged()).
  */
@@ -47,7 +58,7 @@ typedef bool (*uet_pdc_path_failed_t)(void *arg, const struct uet_pdc_pkt *pkt);
 struct uet_pdc_tx {
 	u32 una;		/* oldest PSN not acknowledged */
 	u32 nxt;		/* next new PSN */
-	u32 win;		/* MPR: at most win PSNs in [una, nxt) */
+	u32 win;		/* MPR: at most win packets in flight */
 	u32 sacked_hi;		/* one past the highest PSN acknowledged on
 				 * its first transmission
 				 */
@@ -87,7 +98,8 @@ struct uet_pdc_tx {
 	u32 reo_persist;
 	u64 reo_grown_ns;	/* when reo_steps last grew */
 	u64 reo_round_ns;	/* when the last round of loss counted */
-	struct uet_pdc_pkt *ring;	/* ring_mask + 1 entries, by PSN */
+	/* ring_mask + 1 entries, by PSN: at most that many in [una, nxt) */
+	struct uet_pdc_pkt *ring;
 	u32 ring_mask;
 	uet_pdc_path_failed_t path_failed;	/* NULL: never */
 	void *path_arg;
@@ -125,9 +137,19 @@ static inline u64 uet_pdc_tx_pipe(const struct uet_pdc_tx *tx)
 	return tx->inflight_bytes - tx->lost_bytes;
 }
 
+/* Packets sent and neither acknowledged nor known lost. */
+static inline u32 uet_pdc_tx_pipe_pkts(const struct uet_pdc_tx *tx)
+{
+	return uet_pdc_tx_inflight(tx) - tx->nsacked - tx->nlost;
+}
+
+/* The MPR window counts what is in flight, as congestion windows do; a
+ * hole only holds the sender back once the ring is full.
+ */
 static inline bool uet_pdc_tx_window_open(const struct uet_pdc_tx *tx)
 {
-	return uet_pdc_tx_inflight(tx) < tx->win;
+	return uet_pdc_tx_inflight(tx) <= tx->ring_mask &&
+	       uet_pdc_tx_pipe_pkts(tx) < tx->win;
 }
 
 static inline struct uet_pdc_pkt *uet_pdc_tx_pkt(const struct uet_pdc_tx *tx,

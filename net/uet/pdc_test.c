@@ -64,6 +64,56 @@ static void uet_pdc_window_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rel.count, 12U);
 }
 
+/* A hole at una holds nothing back while the packets after it are
+ * acknowledged: the window counts packets in flight, and only the ring
+ * (UET_PDC_SPAN_PER_PKT of them per packet of the window) bounds the
+ * PSNs outstanding.
+ */
+static void uet_pdc_window_hole_test(struct kunit *test)
+{
+	struct uet_pdc_test_rel rel = {};
+	struct uet_pdc_tx tx;
+	u32 i, psn, pipe;
+
+	KUNIT_ASSERT_EQ(test, uet_pdc_tx_init(&tx, 12, ISN), 0);
+	KUNIT_EXPECT_EQ(test, tx.ring_mask + 1, 64U);
+	for (i = 0; i < 12; i++)
+		uet_pdc_tx_push(&tx, &rel, 100, 0);
+	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_window_open(&tx));
+
+	/* Everything after the first packet arrives, 11 at a time. */
+	for (psn = ISN + 1; uet_pdc_tx_inflight(&tx) < 64; psn += 11) {
+		KUNIT_ASSERT_EQ(test, uet_pdc_tx_ack(&tx, ISN - 1, psn, 0x7ff,
+						     uet_pdc_test_release, &rel),
+				11);
+		KUNIT_EXPECT_EQ(test, uet_pdc_tx_pipe_pkts(&tx), 1U);
+		for (i = 0; i < 11 && uet_pdc_tx_window_open(&tx); i++)
+			uet_pdc_tx_push(&tx, &rel, 100, 0);
+		KUNIT_EXPECT_EQ(test, tx.una, ISN);
+		if (uet_pdc_tx_inflight(&tx) < 64)
+			KUNIT_EXPECT_FALSE(test, uet_pdc_tx_window_open(&tx));
+	}
+	/* The ring is full: the hole holds the sender now... */
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_inflight(&tx), 64U);
+	pipe = uet_pdc_tx_pipe_pkts(&tx);
+	KUNIT_EXPECT_EQ(test, pipe, 9U);
+	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_window_open(&tx));
+	/* ... and a packet known lost is not in flight. */
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_timeout(&tx, 100 * MS, 50 * MS), pipe);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_pipe_pkts(&tx), 0U);
+	/* The hole is filled: una moves past everything acknowledged. */
+	KUNIT_ASSERT_TRUE(test, uet_pdc_tx_next_lost(&tx, &psn));
+	KUNIT_EXPECT_EQ(test, psn, ISN);
+	uet_pdc_tx_resent(&tx, psn, 101 * MS);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_ack(&tx, ISN, ISN + 1, 0,
+					     uet_pdc_test_release, &rel), 1);
+	KUNIT_EXPECT_EQ(test, tx.una, ISN + 56);
+	KUNIT_EXPECT_TRUE(test, uet_pdc_tx_window_open(&tx));
+
+	uet_pdc_tx_free(&tx, uet_pdc_test_release, &rel);
+	KUNIT_EXPECT_EQ(test, rel.count, 64U);
+}
+
 static void uet_pdc_sack_test(struct kunit *test)
 {
 	struct uet_pdc_test_rel rel = {};
@@ -541,6 +591,7 @@ static void uet_pdc_end_to_end_test(struct kunit *test)
 
 static struct kunit_case uet_pdc_cases[] = {
 	KUNIT_CASE(uet_pdc_window_test),
+	KUNIT_CASE(uet_pdc_window_hole_test),
 	KUNIT_CASE(uet_pdc_sack_test),
 	KUNIT_CASE(uet_pdc_loss_rules_test),
 	KUNIT_CASE(uet_pdc_overtake_test),
