@@ -259,7 +259,7 @@ read -r pre rec rtt_s <"$T/recovery"
 log "Mbit/s per 0.5 s from 1 s before the failure (time:rate): $(cat "$T/series")"
 log "before the failure $(python3 -c "print(round($pre * 8 / 1e6, 1))") Mbit/s; back to 70% of it after $rec s = $(python3 -c "print(round($rec / $rtt_s, 1) if $rtt_s else 'n/a')") base RTTs ($rtt_s s)"
 # The target is 50 base RTTs: met in 9 of 10 runs with reps_ring 8
-# (median 28.5), 17 of 20 with 32 (median 0, at most 72.7) and 10 of 12
+# (median 28.5), 17 of 20 with 32 (median 0, at most 72.7) and 19 of 21
 # since holes no longer close the MPR window (0 to 29.5, then 59.8 and
 # 114.2, where the rate fell to 9.4 Mbit/s for half a second), while a
 # make check took 78 and CI 105 with 8 (Documentation/uet/dev-guide/
