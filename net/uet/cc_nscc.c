@@ -34,8 +34,11 @@
 #include "cc.h"
 
 #define NSCC_FP		16
-/* The spec's reference network: 100 Gb/s x 12 us. */
+/* The spec's reference network: 100 Gb/s x 12 us, with 4 KiB packets
+ * (htsim's MSS, the UE MTU its gains were tuned with).
+ */
 #define NSCC_REF_BDP	150000ULL	/* bytes */
+#define NSCC_REF_MTU	4096ULL		/* bytes */
 #define NSCC_MILLI	1000ULL
 #define NSCC_REF_RTT	(12 * NSEC_PER_USEC)
 /* Auto line rate when the netdev reports no speed: 10 Gb/s, what veth
@@ -177,13 +180,21 @@ static void uet_nscc_derive(struct uet_cc *cc, struct uet_nscc *n)
 	 * network, 36 BDP at 40 Mb/s x 21 ms with a 1 KiB MTU. Over
 	 * the base RTT instead, scaling_b = target / base_rtt keeps the
 	 * reference's share of BDP on any network.
+	 *
+	 * The MTU of alpha, fi and eta is the reference's packet, not the
+	 * path's: scaling_a already sizes them to this BDP, and 1 KiB
+	 * packets (a 1500-byte Ethernet MTU) made every increase a quarter
+	 * of the reference's share of BDP: a third of a BDP lost to a
+	 * spine failure took 16 RTTs to grow back at zero delay, 33 at
+	 * half the target, instead of 4 and 8 (the multipath results in
+	 * Documentation/uet/dev-guide/results.rst measure the difference).
 	 */
-	n->alpha = uet_nscc_scaled(p[NSCC_ALPHA], (u64)cc->mtu << NSCC_FP,
+	n->alpha = uet_nscc_scaled(p[NSCC_ALPHA], NSCC_REF_MTU << NSCC_FP,
 				   bdp, rtt);
-	n->fi = uet_nscc_scaled(p[NSCC_FI], (u64)cc->mtu << NSCC_FP, bdp, 1);
+	n->fi = uet_nscc_scaled(p[NSCC_FI], NSCC_REF_MTU << NSCC_FP, bdp, 1);
 	n->fi_scale = uet_nscc_scaled(p[NSCC_FI_SCALE], 1ULL << NSCC_FP,
 				      bdp, 1);
-	n->eta = uet_nscc_scaled(p[NSCC_ETA], cc->mtu, bdp, 1);
+	n->eta = uet_nscc_scaled(p[NSCC_ETA], NSCC_REF_MTU, bdp, 1);
 }
 
 static void uet_nscc_bound(const struct uet_cc *cc, struct uet_nscc *n)

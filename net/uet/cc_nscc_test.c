@@ -261,6 +261,35 @@ static void uet_nscc_long_rtt_test(struct kunit *test)
 	KUNIT_EXPECT_LE(test, gain, expect * 101 / 100);
 }
 
+/* The long path of uet_nscc_long_rtt_test with 1 KiB packets (a
+ * 1500-byte Ethernet MTU): the window grows by the same bytes, the
+ * reference's 4 KiB packets of alpha x target / 2 x scaling_a, not a
+ * quarter of them.
+ */
+static void uet_nscc_small_mtu_test(struct kunit *test)
+{
+	const u64 rtt = 21000000, target = rtt * 3 / 4, cut = 144 * 1024;
+	u64 expect = 3 * MTU * 7 / 20, now = T0 + 1000, acked, gain;
+	u32 p[UET_CC_PARAMS_MAX] = {};
+	struct uet_cc cc;
+	u32 i;
+
+	for (i = 0; i < uet_cc_nscc.nparams; i++)
+		p[i] = uet_cc_nscc.params[i].def;
+	p[uet_nscc_test_param(test, "linkspeed_mbps")] = 40;
+	p[uet_nscc_test_param(test, "base_rtt_us")] = rtt / 1000;
+	uet_cc_init(&cc, &uet_cc_nscc, 1024, p, 0, false, NULL, T0);
+	uet_nscc_test_ack(&cc, T0, 0, rtt, false, 0, 0);
+	KUNIT_ASSERT_EQ(test, CWND(&cc), 157500ULL);
+	cc.ops->on_loss(&cc, T0, CWND(&cc) - cut, false);
+	for (acked = 0; acked < cut; acked += 1024)
+		uet_nscc_test_ack(&cc, now, 1024, rtt + target / 2, false,
+				  CWND(&cc), 0);
+	gain = CWND(&cc) - cut;
+	KUNIT_EXPECT_GE(test, gain, expect * 90 / 100);
+	KUNIT_EXPECT_LE(test, gain, expect * 101 / 100);
+}
+
 /* fi = 5 MTU per window of acked bytes whatever the delay above target:
  * every flow seeing it adds the same.
  */
@@ -518,6 +547,7 @@ static struct kunit_case uet_nscc_cases[] = {
 	KUNIT_CASE(uet_nscc_ecn_low_delay_test),
 	KUNIT_CASE(uet_nscc_proportional_test),
 	KUNIT_CASE(uet_nscc_long_rtt_test),
+	KUNIT_CASE(uet_nscc_small_mtu_test),
 	KUNIT_CASE(uet_nscc_fair_test),
 	KUNIT_CASE(uet_nscc_quick_adapt_test),
 	KUNIT_CASE(uet_nscc_md_once_per_rtt_test),
