@@ -65,9 +65,12 @@ static void uet_nscc_test_acks(struct kunit *test, struct uet_cc *cc,
 		uet_nscc_test_ack(cc, now, MTU, RTT + delay, ecn, CWND(cc), 0);
 }
 
-/* NSCC at its defaults but for the network, at T0. */
-static void uet_nscc_test_init(struct kunit *test, struct uet_cc *cc,
-			       u32 linkspeed_mbps, u32 base_rtt_us)
+/* NSCC at its defaults but for the network, at T0, sending mtu-byte
+ * packets.
+ */
+static void uet_nscc_test_init_mtu(struct kunit *test, struct uet_cc *cc,
+				   u32 mtu, u32 linkspeed_mbps,
+				   u32 base_rtt_us)
 {
 	u32 p[UET_CC_PARAMS_MAX] = {};
 	u32 i;
@@ -76,7 +79,13 @@ static void uet_nscc_test_init(struct kunit *test, struct uet_cc *cc,
 		p[i] = uet_cc_nscc.params[i].def;
 	p[uet_nscc_test_param(test, "linkspeed_mbps")] = linkspeed_mbps;
 	p[uet_nscc_test_param(test, "base_rtt_us")] = base_rtt_us;
-	uet_cc_init(cc, &uet_cc_nscc, MTU, p, 0, false, NULL, T0);
+	uet_cc_init(cc, &uet_cc_nscc, mtu, p, 0, false, NULL, T0);
+}
+
+static void uet_nscc_test_init(struct kunit *test, struct uet_cc *cc,
+			       u32 linkspeed_mbps, u32 base_rtt_us)
+{
+	uet_nscc_test_init_mtu(test, cc, MTU, linkspeed_mbps, base_rtt_us);
 }
 
 /* The reference network, with a clean RTT sample taken at T0 that also
@@ -238,56 +247,42 @@ static void uet_nscc_proportional_test(struct kunit *test)
 	KUNIT_EXPECT_GT(test, fast, 2 * slow);
 }
 
-/* On a long path (40 Mb/s x 21 ms, scaling_a 0.7) a window acked at half
- * the target delay adds alpha x target / 2 = 1.5 MTU x scaling_a, as on
- * the reference network: the share of BDP proportional increase adds per
- * RTT does not grow with the RTT.
+/* On a long path (40 Mb/s x 21 ms, scaling_a 0.7) a window of 36 MTU,
+ * acked in packets of pkt bytes at half the target delay, adds alpha x
+ * target / 2 = 1.5 MTU x scaling_a.
  */
-static void uet_nscc_long_rtt_test(struct kunit *test)
+static void uet_nscc_test_long_path(struct kunit *test, u32 pkt)
 {
 	const u64 rtt = 21000000, target = rtt * 3 / 4, cut = 36 * MTU;
 	u64 expect = 3 * MTU * 7 / 20, now = T0 + 1000, acked, gain;
 	struct uet_cc cc;
 
-	uet_nscc_test_init(test, &cc, 40, rtt / 1000);
+	uet_nscc_test_init_mtu(test, &cc, pkt, 40, rtt / 1000);
 	uet_nscc_test_ack(&cc, T0, 0, rtt, false, 0, 0);
 	KUNIT_ASSERT_EQ(test, CWND(&cc), 157500ULL);
 	cc.ops->on_loss(&cc, T0, CWND(&cc) - cut, false);
-	for (acked = 0; acked < cut; acked += MTU)
-		uet_nscc_test_ack(&cc, now, MTU, rtt + target / 2, false,
+	for (acked = 0; acked < cut; acked += pkt)
+		uet_nscc_test_ack(&cc, now, pkt, rtt + target / 2, false,
 				  CWND(&cc), 0);
 	gain = CWND(&cc) - cut;
 	KUNIT_EXPECT_GE(test, gain, expect * 90 / 100);
 	KUNIT_EXPECT_LE(test, gain, expect * 101 / 100);
 }
 
-/* The long path of uet_nscc_long_rtt_test with 1 KiB packets (a
- * 1500-byte Ethernet MTU): the window grows by the same bytes, the
- * reference's 4 KiB packets of alpha x target / 2 x scaling_a, not a
- * quarter of them.
+/* As on the reference network: the share of BDP proportional increase
+ * adds per RTT does not grow with the RTT.
+ */
+static void uet_nscc_long_rtt_test(struct kunit *test)
+{
+	uet_nscc_test_long_path(test, MTU);
+}
+
+/* With 1 KiB packets (a 1500-byte Ethernet MTU) the window grows by the
+ * same bytes, the reference's 4 KiB packets, not a quarter of them.
  */
 static void uet_nscc_small_mtu_test(struct kunit *test)
 {
-	const u64 rtt = 21000000, target = rtt * 3 / 4, cut = 144 * 1024;
-	u64 expect = 3 * MTU * 7 / 20, now = T0 + 1000, acked, gain;
-	u32 p[UET_CC_PARAMS_MAX] = {};
-	struct uet_cc cc;
-	u32 i;
-
-	for (i = 0; i < uet_cc_nscc.nparams; i++)
-		p[i] = uet_cc_nscc.params[i].def;
-	p[uet_nscc_test_param(test, "linkspeed_mbps")] = 40;
-	p[uet_nscc_test_param(test, "base_rtt_us")] = rtt / 1000;
-	uet_cc_init(&cc, &uet_cc_nscc, 1024, p, 0, false, NULL, T0);
-	uet_nscc_test_ack(&cc, T0, 0, rtt, false, 0, 0);
-	KUNIT_ASSERT_EQ(test, CWND(&cc), 157500ULL);
-	cc.ops->on_loss(&cc, T0, CWND(&cc) - cut, false);
-	for (acked = 0; acked < cut; acked += 1024)
-		uet_nscc_test_ack(&cc, now, 1024, rtt + target / 2, false,
-				  CWND(&cc), 0);
-	gain = CWND(&cc) - cut;
-	KUNIT_EXPECT_GE(test, gain, expect * 90 / 100);
-	KUNIT_EXPECT_LE(test, gain, expect * 101 / 100);
+	uet_nscc_test_long_path(test, 1024);
 }
 
 /* fi = 5 MTU per window of acked bytes whatever the delay above target:
