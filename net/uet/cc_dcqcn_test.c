@@ -445,6 +445,15 @@ static void uet_dcqcn_auto_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, DECREASES(cc), 1);
 	cc->ops->on_cnp(cc, 23 * MS);
 	KUNIT_EXPECT_EQ(test, DECREASES(cc), 2);
+	/* A queue: the increase timer follows the smoothed RTT, 20 + 16/8
+	 * ms after a sample of 36; the other two stay on the base RTT.
+	 */
+	ack.now = 24 * MS;
+	ack.rtt_ns = 36 * MS;
+	uet_cc_ack(cc, &ack);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "time_reset_us"), 22000);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "monitor_period_us"), 20000);
+	KUNIT_EXPECT_EQ(test, STAT(cc, "alpha_period_us"), 5000);
 
 	/* Microseconds: the firmware's values, longer than these shares. */
 	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 0, false, NULL, 0);
@@ -564,6 +573,10 @@ static void uet_dcqcn_quiet_test(struct kunit *test)
 	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, cc);
+	/* A round every 20 ms, which the samples' smoothed RTT would
+	 * stretch on auto.
+	 */
+	uet_dcqcn_test_set(test, p, "rp_time_reset_us", 20000);
 	/* 6400 Mb/s: R/640 is 10 Mb/s, R/40 160. */
 	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 6400, false, NULL, 0);
 	KUNIT_EXPECT_EQ(test, STAT(cc, "quiet_rounds"), 5);
@@ -598,6 +611,7 @@ static void uet_dcqcn_quiet_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, TARGET(cc), 1180);
 
 	/* 100 us at 40 Mb/s: two packets (1638 us) exceed an eighth. */
+	uet_dcqcn_test_set(test, p, "rp_time_reset_us", 300);
 	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 40, false, NULL, 0);
 	uet_dcqcn_test_round(cc, 10 * US, 100 * US);
 	cc->ops->on_cnp(cc, t);
