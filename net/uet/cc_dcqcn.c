@@ -126,7 +126,7 @@ static const struct uet_cc_param uet_dcqcn_params[UET_DCQCN_NPARAMS] = {
  * milliseconds: 8 flows into a 100 Mbit/s port 2 ms away (srtt 5..10 ms,
  * base 1.3..1.8 ms) stepped four or five times per feedback delay, every
  * rate reached the line rate and the port dropped 1563..1942 packets;
- * 18..170 with rounds per smoothed RTT. The monitor period stays on the
+ * 18..223 with rounds per smoothed RTT. The monitor period stays on the
  * base RTT: there, cuts held back to the smoothed RTT dropped twice as
  * many at 21 ms.
  */
