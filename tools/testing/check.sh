@@ -32,6 +32,18 @@ debug_tests="kunit.sh qp_lifecycle.sh verbs_faults.sh verbs_forge.sh
 	verbs_kernel_ulp.sh verbs_misc.sh verbs_mw.sh verbs_ring_fuzz.sh verbs_netem.sh
 	verbs_rdmacm.sh verbs_ud.sh verbs_pyverbs.sh"
 
+# One check at a time on a machine, and no VM started by hand beside it:
+# the congestion-control suites assert shares of a port's rate measured
+# on the machine's cores, which a second VM would take from them. Whoever
+# boots VMs by hand waits on the same lock:
+# flock "${UET_VM_LOCK:-/tmp/uet-vm.lock}" COMMAND.
+lock=${UET_VM_LOCK:-/tmp/uet-vm.lock}
+exec 9>>"$lock" || exit 1
+if ! flock -n 9; then
+	echo "check: waiting for $lock (another check or VM holds it)"
+	flock 9 || exit 1
+fi
+
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 passed=0 failed=0 skipped=0 failed_names='' whys=''
