@@ -8,7 +8,11 @@
 # tools/bench/plots/ (draw.sh redraws them from the data alone).
 #
 #   bench.sh [DIR]           data and PNGs into DIR (default build/bench)
-#   BENCH_SCENARIOS="multipath incast"   what runs, in this order
+#   BENCH_SCENARIOS="multipath incast"   what runs, in this order (tuning,
+#                            the congestion-control matrix on auto, runs
+#                            only when named)
+#   BENCH_TUNING_RATES, BENCH_TUNING_BYTES   the tuning scenario's port
+#                            rates (Mbit/s) and bytes per sender
 #   BENCH_VERBS=1            first, in the same boot, the throughput bench
 #                            of verbs-guest.sh (BENCH_MTU, BENCH_QUICK, ...
 #                            as tools/bench/verbs.sh takes them); its raw
@@ -33,11 +37,14 @@ if [ -n "${BENCH_VERBS:-}" ]; then
 		"${BENCH_SHAPES:-65536:1 1048576:1 4096:1 65536:4}")
 fi
 for s in $scenarios; do
-	cmd+=$(printf ' && echo "== %s" && { tools/bench/fabric-guest.sh %q /mnt/data || rc=1; }' "$s" "$s")
+	cmd+=$(printf ' && echo "== %s" && { env BENCH_TUNING_RATES=%q BENCH_TUNING_BYTES=%q tools/bench/fabric-guest.sh %q /mnt/data || rc=1; }' \
+		"$s" "${BENCH_TUNING_RATES:-}" "${BENCH_TUNING_BYTES:-}" "$s")
 done
 cmd+=' && exit $rc'
 timeout=900
-[ -z "${BENCH_VERBS:-}" ] || timeout=3900
+[ -z "${BENCH_VERBS:-}" ] || timeout=$((timeout + 3000))
+# The tuning matrix: 9 incasts a rate (4.5 minutes for two rates).
+[[ " $scenarios " != *" tuning "* ]] || timeout=$((timeout + 900))
 echo "Booting the stock kernel for: ${BENCH_VERBS:+verbs }$scenarios (a few minutes)"
 rc=0
 cd "$top"

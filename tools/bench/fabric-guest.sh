@@ -8,6 +8,7 @@
 #
 #   fabric-guest.sh multipath DIR   spines.dat, failover.dat
 #   fabric-guest.sh incast DIR      incast.dat, incast-cc.dat
+#   fabric-guest.sh tuning DIR      tuning.dat
 #   fabric-guest.sh demo DIR        spines.dat of lb single and spray
 #
 # multipath: the fabric of selftests/multipath_reps.sh (4 spines of R =
@@ -24,6 +25,18 @@
 # into one port of 40 Mbit/s, 1 BDP of buffer, 21 ms RTT), with the
 # uet:uet_cc tracepoint recording every sender's window and the port's
 # backlog sampled every 20 ms over rtnetlink (what tc -s shows).
+#
+# tuning: the incast fabric of selftests/cc_incast.sh as an operator who
+# knows only the port's rate would set it up: every port as "uet tune"
+# prints it for the RTT, the devices given cc and link_mbps and nothing
+# else. 4:1 and 8:1 under nscc and dcqcn, at 2 and 21 ms, at each rate
+# of BENCH_TUNING_RATES (Mbit/s; default 40 100); BENCH_TUNING_BYTES
+# per sender (8M). NSCC senders keep uet-verify's default outstanding,
+# DCQCN senders 32 KiB messages, as many as one BDP takes. Then, at 2 ms
+# and 8:1, a control: DCQCN with every sender's rate capped at 11% of R
+# (rp_max_rate_mbps; 88% of R in all) and 4 messages outstanding, a rate
+# no congestion signal can raise: what that port drops, the emulated
+# fabric's bursts alone drop.
 #
 # demo: 4 spines, no shaping, no netem; 4 MiB with lb single and spray.
 . "$(dirname "$0")/../../selftests/lib.sh"
@@ -345,6 +358,64 @@ PY
 	log "uet_cc events of $(grep -c '^"' "$DIR/incast-cc.dat") senders"
 }
 
+# tuning_row LABEL CC DELAY_MS N [MSGS]: one incast of the tuning
+# scenario on the fabric as it is (rate RATE_MBIT, netem DELAY_MS), its
+# line appended to $T/tuning. DCQCN senders keep MSGS messages of 32 KiB
+# outstanding, by default as many as one BDP takes.
+tuning_row() {
+	local label=$1 cc=$2 d=$3 rtt_us=$(($3 * 1000 + 1000)) port u j s b dr tr
+	N=$4 BDP=$((RATE_MBIT * 1000000 / 8 * rtt_us / 1000000)) CLIENT_OPTS=
+	port=$(cc_tuned_port "$cc" $rtt_us) || return 1
+	# Read by lib_cc.sh's cc_incast.
+	# shellcheck disable=SC2034
+	[ "$cc" = nscc ] || CLIENT_OPTS="-s 32K -t ${5:-$(((BDP + 32767) / 32768))}"
+	progress "$label: $N:1 at $RATE_MBIT Mbit/s, $((rtt_us / 1000)) ms, port: $port"
+	# shellcheck disable=SC2086 # the port's words, one each
+	cc_run "tuning" "$cc" $port || return 1
+	read -r u j _ _ tr dr _ _ s b <"$T/tuning.report"
+	echo "\"$N:1 $RATE_MBIT $((rtt_us / 1000))ms $label\" $N $RATE_MBIT $rtt_us $label $u $j $s $b $dr $tr" >>"$T/tuning"
+}
+
+tuning() {
+	local rates=${BENCH_TUNING_RATES:-40 100} d n cc cap
+	. "$(dirname "$0")/../../selftests/lib_cc.sh"
+	N=8 BYTES=${BENCH_TUNING_BYTES:-8M}
+	progress "a star of $N hosts and a switch"
+	cc_fabric 20 || fail "star fabric with $N hosts"
+	: >"$T/tuning"
+	for RATE_MBIT in $rates; do
+		N=8
+		cc_devs link_mbps "$RATE_MBIT" || fail "link_mbps $RATE_MBIT"
+		for d in 1 20; do
+			in_ns r tc qdisc change dev r0 root netem delay "${d}ms" limit 10000 ||
+				fail "netem ${d} ms"
+			for n in 4 8; do
+				for cc in nscc dcqcn; do
+					tuning_row $cc $cc $d $n || fail "$cc $n:1"
+				done
+			done
+		done
+		N=8 cap=$((RATE_MBIT * 11 / 100))
+		cc_devs cc dcqcn cc-param dcqcn.rp_max_rate_mbps $cap \
+			cc-param dcqcn.rp_start_rate_mbps $cap || fail "the cap"
+		# 4 messages: the cap, not each message's round trip, holds
+		# the sender.
+		tuning_row capped dcqcn 1 8 4 || fail "capped dcqcn"
+		cc_devs cc-param dcqcn.rp_max_rate_mbps 0 \
+			cc-param dcqcn.rp_start_rate_mbps 0 || fail "dcqcn back on auto"
+	done
+	{
+		echo "# rates_mbit $rates"
+		echo "# each port as uet tune prints it; util: of R over the middle 80% of"
+		echo "# the bytes; port: the share of R the emulated port kept while it had"
+		echo "# packets; busy: util / port (at most 1), what congestion control"
+		echo "# answers for"
+		echo "# row N rate_mbit rtt_us cc util jain port busy dropped trimmed"
+		cat "$T/tuning"
+	} >"$DIR/tuning.dat"
+	log "$(grep -v '^#' "$DIR/tuning.dat")"
+}
+
 demo() {
 	local lb
 	RATE_MBIT=0 EVS=4096 SLOW=
@@ -362,7 +433,7 @@ demo() {
 }
 
 case $scenario in
-multipath | incast | demo) $scenario ;;
-*) fail "no scenario $scenario (multipath, incast, demo)" ;;
+multipath | incast | tuning | demo) $scenario ;;
+*) fail "no scenario $scenario (multipath, incast, tuning, demo)" ;;
 esac
 exit 0

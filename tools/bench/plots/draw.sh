@@ -13,7 +13,7 @@ command -v gnuplot >/dev/null ||
 n=0
 # incast-cc.dat goes with incast.dat, into one picture.
 for dat in "$dir"/throughput-mtu*.dat "$dir"/spines.dat "$dir"/failover.dat \
-	"$dir"/incast.dat; do
+	"$dir"/incast.dat "$dir"/tuning.dat; do
 	[ -e "$dat" ] || continue
 	name=$(basename "$dat" .dat)
 	gp=$here/${name%%-*}.gp
