@@ -47,6 +47,9 @@ struct uet_cc_ack {
 	u16 entropy;		/* entropy value of the packet that
 				 * triggered the ACK (0: unknown)
 				 */
+	u64 probe_rtt_ns;	/* the peer's base-RTT probe answered since
+				 * the last ACK, its RTT; 0: none
+				 */
 	bool meas_changed;	/* set by uet_cc_ack(): cc->meas moved */
 };
 

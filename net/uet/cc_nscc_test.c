@@ -518,6 +518,35 @@ static void uet_nscc_seed_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, STAT(&cc, "linkspeed_mbps"), 10000ULL);
 }
 
+/* The peer's base-RTT probe answered: its RTT, plus a full packet's time
+ * at the port's speed, is a sample like a data packet's. A first sample
+ * an incast's queue inflated (30 ms) gives way to it at once, and the
+ * delay and target follow; without a port speed it counts as it came.
+ */
+static void uet_nscc_probe_test(struct kunit *test)
+{
+	const u64 rtt = 21000000, slot = 819200;	/* MTU at 40 Mb/s */
+	struct uet_cc_ack ack = { .now = T0, .rtt_ns = 30000000 };
+	struct uet_cc cc;
+
+	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 40, true, NULL, T0);
+	uet_cc_ack(&cc, &ack);
+	KUNIT_EXPECT_EQ(test, STAT(&cc, "base_rtt_ns"), 30000000ULL);
+	ack.probe_rtt_ns = rtt - slot;
+	uet_cc_ack(&cc, &ack);
+	KUNIT_EXPECT_TRUE(test, ack.meas_changed);
+	KUNIT_EXPECT_EQ(test, STAT(&cc, "base_rtt_ns"), rtt);
+	KUNIT_EXPECT_EQ(test, STAT(&cc, "target_ns"), rtt * 3 / 4);
+	/* The same ACK's 30 ms is 9 ms of queue now: 1/80 of it averaged. */
+	KUNIT_EXPECT_EQ(test, STAT(&cc, "avg_delay_ns"), 112500ULL);
+
+	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 0, false, NULL, T0);
+	ack.rtt_ns = 0;
+	ack.probe_rtt_ns = rtt;
+	uet_cc_ack(&cc, &ack);
+	KUNIT_EXPECT_EQ(test, STAT(&cc, "base_rtt_ns"), rtt);
+}
+
 static void uet_nscc_send_at_test(struct kunit *test)
 {
 	u64 now = T0 + 5000;
@@ -551,6 +580,7 @@ static struct kunit_case uet_nscc_cases[] = {
 	KUNIT_CASE(uet_nscc_send_at_test),
 	KUNIT_CASE(uet_nscc_auto_test),
 	KUNIT_CASE(uet_nscc_seed_test),
+	KUNIT_CASE(uet_nscc_probe_test),
 	{}
 };
 

@@ -4,9 +4,13 @@
  * assumed bad. A probe is a CONTROL PROBE packet sent on the suspect value
  * to the peer's device, which answers it without any state (a plain ACK
  * with flag P echoing the value); an answer puts the value back in use.
+ * The same probe on a value in use, once per min_rtt window, measures the
+ * base RTT past the data queues (uet_peer_rtt_probe()).
  */
 #include <linux/jhash.h>
+#include <linux/random.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 
 #include "lb.h"
 #include "peer.h"
@@ -153,6 +157,97 @@ void uet_peer_meas_seed(struct uet_peer *peer, struct uet_cc_meas *m, u64 now)
 	spin_unlock_irqrestore(&peer->meas_lock, flags);
 }
 
+/* A round of base-RTT probes per min_rtt window (cc_meas.h), so that a
+ * clean sample stays in the filters while the flows keep a queue
+ * standing at the port. A round sends UET_PEER_RTT_PROBES, one at a time
+ * as each is answered, and keeps the least RTT: an emulated host that
+ * stalls delays a lone probe by milliseconds (8 flows, one probe each:
+ * two of eight took 1.4 and 3 ms more than the path). A QP calls this on
+ * each ACK it acts on (@now, on @ev); it returns the round's least RTT
+ * if an answer came since the QP last took one (@seen: the QP's), else 0.
+ */
+#define UET_PEER_RTT_PROBES	4
+
+/* A round that began at @at (0: none yet) is over at @now; another QP's
+ * @now, taken a little before the round began, is not after it.
+ */
+static bool uet_peer_rtt_round_over(u64 at, u64 now)
+{
+	return !at || (s64)(now - at) >= (s64)UET_MEAS_RTT_WIN_NS;
+}
+
+static bool uet_peer_rtt_probe_due(struct uet_peer *peer, u64 now)
+{
+	if (uet_peer_rtt_round_over(READ_ONCE(peer->rtt_probe_at), now))
+		return true;
+	return READ_ONCE(peer->rtt_probe_n) < UET_PEER_RTT_PROBES &&
+	       !READ_ONCE(peer->rtt_probe_out);
+}
+
+u64 uet_peer_rtt_probe(struct uet_peer *peer, u32 *seen, u64 now, u16 ev)
+{
+	unsigned long flags;
+	bool send = false;
+	u32 seq, nonce;
+
+	if (uet_peer_rtt_probe_due(peer, now)) {
+		spin_lock_irqsave(&peer->meas_lock, flags);
+		if (uet_peer_rtt_round_over(peer->rtt_probe_at, now)) {
+			WRITE_ONCE(peer->rtt_probe_at, now);
+			WRITE_ONCE(peer->rtt_probe_n, 0);
+			WRITE_ONCE(peer->rtt_probe_out, 0);
+			peer->rtt_probe_ns = 0;
+		}
+		if (!peer->rtt_probe_out &&
+		    peer->rtt_probe_n < UET_PEER_RTT_PROBES) {
+			send = true;
+			nonce = get_random_u32();
+			peer->rtt_probe_nonce = nonce;
+			WRITE_ONCE(peer->rtt_probe_n, peer->rtt_probe_n + 1);
+			WRITE_ONCE(peer->rtt_probe_out, ktime_get_ns());
+		}
+		spin_unlock_irqrestore(&peer->meas_lock, flags);
+		if (send)
+			uet_peer_probe(peer->udev, ev, nonce, false,
+				       &peer->addrs);
+	}
+	/* Pairs with the release in uet_peer_rtt_answer(): the RTT read
+	 * below is the one that seq came with, or a later one.
+	 */
+	seq = smp_load_acquire(&peer->rtt_probe_seq);
+	if (seq == *seen)
+		return 0;
+	*seen = seq;
+	return READ_ONCE(peer->rtt_probe_ns);
+}
+
+/* Whether an answer echoing @nonce is the base-RTT probe's; if so its RTT
+ * is published. Softirq.
+ */
+static bool uet_peer_rtt_answer(struct uet_peer *peer, u32 nonce)
+{
+	unsigned long flags;
+	bool ours;
+	u64 rtt;
+
+	spin_lock_irqsave(&peer->meas_lock, flags);
+	ours = peer->rtt_probe_out && nonce == peer->rtt_probe_nonce;
+	if (ours) {
+		rtt = ktime_get_ns() - peer->rtt_probe_out;
+		if (peer->rtt_probe_ns)
+			rtt = min(rtt, peer->rtt_probe_ns);
+		WRITE_ONCE(peer->rtt_probe_ns, rtt);
+		WRITE_ONCE(peer->rtt_probe_out, 0);
+		/* The RTT above is written before the count that the QPs'
+		 * acquire in uet_peer_rtt_probe() says there is one.
+		 */
+		smp_store_release(&peer->rtt_probe_seq,
+				  peer->rtt_probe_seq + 1);
+	}
+	spin_unlock_irqrestore(&peer->meas_lock, flags);
+	return ours;
+}
+
 /* A probe or its answer arrived (skb->data at the PDS header); consumes
  * skb. Softirq. Probes are answered for peers only, the hosts some QP of
  * the device talks to, and at most UET_PEER_ANSWERS_MAX per 100 ms: an
@@ -180,12 +275,18 @@ void uet_peer_rcv_probe(struct uet_dev *udev, struct sk_buff *skb)
 			break;
 		}
 	}
-	if (!found || (answer && nonce != found->probe_nonce) ||
+	/* An answer echoes the nonce of the value probes or the base-RTT
+	 * probe's.
+	 */
+	if (!found ||
+	    (answer && nonce != found->probe_nonce &&
+	     !uet_peer_rtt_answer(found, nonce)) ||
 	    (!answer && !__ratelimit(&udev->probe_answers))) {
 		uet_inc(udev, UET_CNT_DROP_NO_QP);
 	} else if (!answer) {
 		uet_peer_probe(udev, ev, nonce, true, &from);
-	} else if (uet_ev_probe_ok(found->evt, ev)) {
+	} else if (nonce == found->probe_nonce &&
+		   uet_ev_probe_ok(found->evt, ev)) {
 		uet_inc(udev, UET_CNT_PROBE_RECOVERED);
 	}
 	rcu_read_unlock();

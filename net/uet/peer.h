@@ -35,6 +35,24 @@ struct uet_peer {
 	 */
 	spinlock_t meas_lock;
 	struct uet_meas_shared meas;
+	/* The base-RTT probes (UE 1.0 section 3.6.13: after its first ACK a
+	 * sender probes on the control class, whose queue a switch serves
+	 * first, for an RTT sample free of the data queue an incast
+	 * builds), rounds of UET_PEER_RTT_PROBES. Under meas_lock, the first
+	 * three also read without it to see whether one is due: when the
+	 * round began (0: none yet), probes sent in it, when the one still
+	 * unanswered left (0: none), and the nonce its answer must echo.
+	 */
+	u64 rtt_probe_at;
+	u32 rtt_probe_n;
+	u64 rtt_probe_out;
+	u32 rtt_probe_nonce;
+	/* The least RTT the round's answers took, ns (0: none yet), written
+	 * before rtt_probe_seq is released: each QP takes it at its next
+	 * ACK (uet_peer_rtt_probe()).
+	 */
+	u64 rtt_probe_ns;
+	u32 rtt_probe_seq;
 };
 
 /* Probes a device answers per 100 ms: a peer sends at most 32 a round
@@ -54,5 +72,6 @@ void uet_peer_rcv_probe(struct uet_dev *udev, struct sk_buff *skb);
 bool uet_peer_match(const struct uet_peer *peer, const struct uet_addrs *addrs);
 void uet_peer_meas_publish(struct uet_peer *peer, const struct uet_cc_meas *m);
 void uet_peer_meas_seed(struct uet_peer *peer, struct uet_cc_meas *m, u64 now);
+u64 uet_peer_rtt_probe(struct uet_peer *peer, u32 *seen, u64 now, u16 ev);
 
 #endif /* _UET_PEER_H */

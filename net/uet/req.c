@@ -1165,6 +1165,12 @@ void uet_req_rcv_ack(struct uet_qp *qp, struct sk_buff *skb)
 		cca.inflight_bytes = uet_pdc_tx_pipe(&qp->tx);
 		cca.ecn = req->ack_ecn;
 		cca.entropy = ack.ccx_flags & UET_ACKX_F_ENTROPY ? ack.entropy : 0;
+		if (qp->peer)
+			cca.probe_rtt_ns = uet_peer_rtt_probe(qp->peer,
+							      &qp->rtt_probe_seen,
+							      now,
+							      cca.entropy ?:
+							      qp->entropy);
 		uet_cc_ack(&qp->cc, &cca);
 		if (cca.meas_changed && qp->peer)
 			uet_peer_meas_publish(qp->peer, &qp->cc.meas);

@@ -298,6 +298,7 @@ struct uet_qp {
 	 * engine stopped, as lb is.
 	 */
 	struct uet_peer *peer;
+	u32 rtt_probe_seen;	/* the peer's last probe RTT taken (engine) */
 	/* Load balancing asked for by "uet qp set", taken by a pass. */
 	const struct uet_lb_ops *lb_set;
 	/* Congestion control (owned by the engine), and what "uet qp set"
