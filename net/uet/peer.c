@@ -196,7 +196,7 @@ u64 uet_peer_rtt_probe(struct uet_peer *peer, u32 *seen, u64 now, u16 ev)
 			WRITE_ONCE(peer->rtt_probe_at, now);
 			WRITE_ONCE(peer->rtt_probe_n, 0);
 			WRITE_ONCE(peer->rtt_probe_out, 0);
-			peer->rtt_probe_ns = 0;
+			WRITE_ONCE(peer->rtt_probe_ns, 0);
 		}
 		if (!peer->rtt_probe_out &&
 		    peer->rtt_probe_n < UET_PEER_RTT_PROBES) {
