@@ -2,6 +2,8 @@
 #
 # make          build rdma_uet.ko and sch_uet.ko against the stock kernel, and the tools
 # make check    every test: KUnit and selftests on the debug kernel, selftests on stock
+# make lint     sparse, coccinelle, kernel-doc and checkpatch on our kernel
+#               sources (tools/testing/lint.sh; make check runs it first)
 # make demo     a VM, two namespaces, a uet device in each
 # make bench    the pictures (PNG, gnuplot): per-spine bytes, a spine failure,
 #               an incast; data and PNGs into BENCH_DIR (tools/bench/bench.sh)
@@ -104,6 +106,9 @@ deps:
 check: all
 	tools/testing/check.sh
 
+lint:
+	KDIR=$(KDIR) tools/testing/lint.sh
+
 demo: all
 	tools/testing/demo.sh
 
@@ -115,4 +120,4 @@ SOAK_SECS ?= 600
 soak: all
 	UET_SOAK_SECS=$(SOAK_SECS) tools/testing/soak.sh
 
-.PHONY: all modules tools install uninstall deb clean deps check demo bench soak
+.PHONY: all modules tools install uninstall deb clean deps check lint demo bench soak

@@ -12,9 +12,9 @@
  */
 #include <linux/igmp.h>
 #include <linux/inetdevice.h>
-#include <linux/jhash.h>
 #include <linux/rtnetlink.h>
 #include <net/addrconf.h>
+#include <net/ipv6.h>
 
 #include "mcast.h"
 #include "qp.h"
@@ -41,7 +41,7 @@ struct uet_mca {
 
 static u32 uet_mcg_hash(const struct in6_addr *addr)
 {
-	return jhash2(addr->s6_addr32, ARRAY_SIZE(addr->s6_addr32), 0);
+	return __ipv6_addr_jhash(addr, 0);
 }
 
 /* Under udev->mcg_lock or RCU. */

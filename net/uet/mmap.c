@@ -132,8 +132,7 @@ int uet_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma)
 	struct uet_dev *udev = to_udev(ibuc->device);
 	u64 offset = (u64)vma->vm_pgoff << PAGE_SHIFT;
 	unsigned long size = vma->vm_end - vma->vm_start;
-	struct uet_mmap_info *ip;
-	bool found = false;
+	struct uet_mmap_info *ip = NULL, *iter;
 	int err;
 
 	/* A private copy of a ring is useless and would hide the driver's writes. */
@@ -141,20 +140,20 @@ int uet_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma)
 		return -EINVAL;
 
 	spin_lock(&udev->mmap_lock);
-	list_for_each_entry(ip, &udev->pending_mmaps, pending) {
-		if (ip->ucontext != ibuc || ip->info.offset != offset)
+	list_for_each_entry(iter, &udev->pending_mmaps, pending) {
+		if (iter->ucontext != ibuc || iter->info.offset != offset)
 			continue;
-		if (size > ip->info.size)
+		if (size > iter->info.size)
 			break;
 		/* The owner may be dropping its last reference right now. */
-		if (!kref_get_unless_zero(&ip->ref))
+		if (!kref_get_unless_zero(&iter->ref))
 			break;
-		list_del_init(&ip->pending);
-		found = true;
+		list_del_init(&iter->pending);
+		ip = iter;
 		break;
 	}
 	spin_unlock(&udev->mmap_lock);
-	if (!found)
+	if (!ip)
 		return -EINVAL;
 
 	err = uet_mmap_pages(vma, ip->obj);

@@ -125,7 +125,7 @@ int uet_queue_resize(struct uet_dev *udev, struct uet_queue *q,
 {
 	unsigned int n = *num_elem;
 	struct uet_queue nq;
-	unsigned long flags = 0;
+	unsigned long flags;
 	int err;
 
 	err = uet_queue_init(&nq, &n, elem_size, q->type);
@@ -140,13 +140,11 @@ int uet_queue_resize(struct uet_dev *udev, struct uet_queue *q,
 	if (err)
 		goto out;
 
-	if (lock)
-		spin_lock_irqsave(lock, flags);
+	spin_lock_irqsave(lock, flags);
 	err = uet_queue_move(q, &nq);
 	if (!err)
 		swap(*q, nq);
-	if (lock)
-		spin_unlock_irqrestore(lock, flags);
+	spin_unlock_irqrestore(lock, flags);
 	if (!err)
 		*num_elem = n;
 out:

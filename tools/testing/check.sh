@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check: the selftests on the stock kernel, two stock VMs joined by a
+# make check: the kernel analysers on our sources (lint.sh), the
+# selftests on the stock kernel, two stock VMs joined by a
 # cable (pair-test.sh) and uet run as installed (install-test.sh), then
 # KUnit, the selftests of the data path and a kmemleak scan on the debug
 # kernel (KASAN, lockdep, kmemleak). The stock modules are already built
@@ -72,13 +73,8 @@ add_summary() {
 	fi
 }
 
-t0=$(date +%s)
-echo "== selftests on the stock kernel"
-"$vm/run" -k stock -t 2400 -s "$scratch" -- selftests/run.sh -o /mnt/stock.sum
-add_summary stock "$scratch/stock.sum"
-
-# host_test NAME: a test run on the host (it boots its own VMs), counted
-# by its exit status.
+# host_test NAME: a test run on the host (some boot their own VMs),
+# counted by its exit status.
 host_test() {
 	local start=$SECONDS
 	echo "== $1"
@@ -89,6 +85,14 @@ host_test() {
 	fi
 	echo "== $1: $((SECONDS - start)) s"
 }
+
+t0=$(date +%s)
+# sparse, coccinelle, kernel-doc and checkpatch on our kernel files; under
+# the lock, as its two cores' worth of work would skew the VMs' measures.
+host_test lint
+echo "== selftests on the stock kernel"
+"$vm/run" -k stock -t 2400 -s "$scratch" -- selftests/run.sh -o /mnt/stock.sum
+add_summary stock "$scratch/stock.sum"
 
 # uet between two VMs over a virtio-net cable; uet installed as a host
 # installs it (make install, the .debs, DKMS) and run from there.

@@ -34,6 +34,7 @@ pkgs=(
 	linux-perf
 	python3-yaml python3-jsonschema python3-pyverbs
 	dkms man-db groff-base tshark tcpdump gnuplot-nox
+	sparse coccinelle
 )
 
 missing=()
