@@ -6,8 +6,10 @@
 # (servers). rping checks its data over IPv4 and IPv6, ucmatose connects
 # several endpoints, udaddy exchanges datagrams between user UD QPs that
 # rdma_cm addressed, mckey sends datagrams to a multicast group that two
-# QPs joined, ib_send_bw connects its QP through rdma_cm (-R);
-# then forged datagrams are dropped and counted, and the module unloads
+# QPs joined, ib_send_bw connects its QP through rdma_cm (-R). With GRO
+# joining what arrives in bursts, pairs of datagrams are still counted one
+# by one, and cmtime and ucmatose set up 100 and 32 connections at once.
+# Then forged datagrams are dropped and counted, and the module unloads
 # cleanly.
 . "$(dirname "$0")/lib.sh"
 
@@ -73,11 +75,11 @@ rping_pair() {
 	return "$rc"
 }
 
-# cma_pair TOOL ADDR: librdmacm's example TOOL (ucmatose: RC; udaddy: UD
-# QPs of the user), 4 endpoints exchanging 20 messages each.
+# cma_pair TOOL ADDR [N]: librdmacm's example TOOL (ucmatose: RC; udaddy:
+# UD QPs of the user), N endpoints (4) exchanging 20 messages each.
 cma_pair() {
-	local tool=$1 srv rc=0
-	in_ns b timeout 120 "$tool" -b "$2" -c 4 -C 20 >"$T/cma.srv" 2>&1 &
+	local tool=$1 n=${3:-4} srv rc=0
+	in_ns b timeout 120 "$tool" -b "$2" -c "$n" -C 20 >"$T/cma.srv" 2>&1 &
 	srv=$!
 	if ! wait_for 30 listening "$tool"; then
 		kill "$srv"
@@ -86,7 +88,8 @@ cma_pair() {
 		cat "$T/cma.srv"
 		return 1
 	fi
-	in_ns a timeout 120 "$tool" -s "$2" -c 4 -C 20 >"$T/cma.cli" 2>&1 || rc=1
+	in_ns a timeout "${CMA_TIMEOUT:-120}" "$tool" -s "$2" -c "$n" -C 20 \
+		>"$T/cma.cli" 2>&1 || rc=1
 	wait "$srv" || rc=1
 	grep -q "return status 0" "$T/cma.cli" || rc=1
 	grep -q "return status 0" "$T/cma.srv" || rc=1
@@ -215,6 +218,80 @@ if stock_kernel; then
 	step "mckey, 20 datagrams to a group of two QPs" mckey_pair
 	step "ib_send_bw -R (rdma_cm QP)" send_bw_pair
 fi
+# GRO: the stack joins a run of same-size packets of one flow that a
+# NAPI poll finds together into one skb, which uet must take apart unless
+# it is one QP's train. Each receiving veth runs GRO; the sending ones cut
+# no UDP GSO (trains leave as packets, and GRO joins them again); 1 ms of
+# netem on each sends what was queued in bursts.
+gro_on() {
+	local h d
+	for h in a:veth0 b:veth1; do
+		d=${h#*:}
+		in_ns "${h%%:*}" ethtool -K "$d" gro on tso off tx-udp-segmentation off &&
+			tc -n "$(ns_name "${h%%:*}")" qdisc replace dev "$d" root netem delay 1ms ||
+			return 1
+	done
+}
+
+# pairs N: N pairs of identical UUD datagrams from a to a QPN uet1 does not
+# have, each pair back to back; uet1 must count every datagram on its own
+# in drop_no_qp, none as malformed.
+pairs() {
+	local nq0 mf0
+	nq0=$(uet_counter uet1 drop_no_qp) mf0=$(uet_counter uet1 drop_malformed)
+	in_ns a python3 -c '
+import socket, struct, sys, time
+pkt = struct.pack("!HHIHHI", 6 << 11, 256, 0x80010000, 1, 4660, 0) + bytes(256)
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for _ in range(int(sys.argv[1])):
+    s.sendto(pkt, ("10.0.0.2", 4793))
+    s.sendto(pkt, ("10.0.0.2", 4793))
+    time.sleep(0.005)
+' "$1" || return 1
+	wait_for 10 uet1_counter_is drop_no_qp $((nq0 + 2 * $1))
+	echo "# drop_no_qp +$(($(uet_counter uet1 drop_no_qp) - nq0))," \
+		"drop_malformed +$(($(uet_counter uet1 drop_malformed) - mf0))," \
+		"$(uet_counter uet1 rx_skbs) skbs for $(uet_counter uet1 rx_packets) packets"
+	[ "$(uet_counter uet1 drop_no_qp)" -eq $((nq0 + 2 * $1)) ] &&
+		[ "$(uet_counter uet1 drop_malformed)" -eq "$mf0" ]
+}
+
+# cmtime_pair N: rdma_cm's connection timer, N connections from a to b set
+# up and torn down at once, within 60 s (a lost MAD costs the CM seconds).
+cmtime_pair() {
+	local srv rc=0
+	ip netns exec "$(ns_name b)" timeout 120 cmtime -b 10.0.0.2 >"$T/cmtime.srv" 2>&1 &
+	srv=$!
+	if ! wait_for 30 listening cmtime; then
+		kill "$srv"
+		wait "$srv"
+		echo "the cmtime server never listened:"
+		cat "$T/cmtime.srv"
+		return 1
+	fi
+	in_ns a timeout 60 cmtime -s 10.0.0.2 -c "$1" >"$T/cmtime.cli" 2>&1 || rc=$?
+	kill "$srv"
+	wait "$srv"
+	awk '$1 == "connect" { printf "# cmtime -c %d: connect %s ms\n", n, $3 }' \
+		n="$1" "$T/cmtime.cli"
+	[ "$rc" = 0 ] && ! grep -q "error" "$T/cmtime.cli" && return 0
+	echo "cmtime -c $1: exit $rc"
+	cat "$T/cmtime.cli"
+	return 1
+}
+
+# uet1_counter_is COUNTER VALUE: uet1's COUNTER is VALUE.
+uet1_counter_is() { [ "$(uet_counter uet1 "$1")" = "$2" ]; }
+
+# On the debug kernel no two packets arrived together (361 skbs for 361
+# packets): GRO joins nothing there.
+if stock_kernel; then
+	step "GRO on at both veths, no UDP GSO and 1 ms of netem at both senders" gro_on
+	step "GRO: 50 pairs of identical datagrams, each counted on its own" pairs 50
+	step "GRO: cmtime, 100 connections at once" cmtime_pair 100
+	CMA_TIMEOUT=60 step "GRO: ucmatose, 32 connections" cma_pair ucmatose 10.0.0.2 32
+fi
+
 # no_drops: neither device dropped a packet as malformed, refused, or for
 # want of room. (A late ACK for a QP already destroyed is a drop_no_qp.)
 no_drops() {
@@ -241,9 +318,6 @@ pkt = struct.pack("!HHIHHI", 6 << 11 | flags, pay_len, qkey, 1, qpn, 0) + bytes(
 socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(pkt, ("10.0.0.2", 4793))
 ' "$@"
 }
-
-# uet1_counter_is COUNTER VALUE: uet1's COUNTER is VALUE.
-uet1_counter_is() { [ "$(uet_counter uet1 "$1")" = "$2" ]; }
 
 # forged COUNTER ARGS...: forge(ARGS) makes COUNTER of uet1 go up by one.
 forged() {

@@ -256,14 +256,21 @@ static bool uet_peer_rtt_answer(struct uet_peer *peer, u32 nonce)
  */
 void uet_peer_rcv_probe(struct uet_dev *udev, struct sk_buff *skb)
 {
+	u32 len = min_t(u32, skb->len, sizeof(struct uet_pds_ctl_hdr));
 	struct uet_peer *peer, *found = NULL;
+	u8 buf[sizeof(struct uet_pds_ctl_hdr)];
 	struct uet_addrs from;
+	const void *hdr;
 	bool answer;
 	u32 nonce;
 	u16 ev;
 
-	if (uet_probe_parse(skb->data, skb_headlen(skb), &ev, &nonce,
-			    &answer) < 0) {
+	/* uet_rcv() pulled only the type of an answer: its 12 bytes, and a
+	 * probe's 16, are read from wherever they lie (a NIC may leave the
+	 * UDP payload in page fragments).
+	 */
+	hdr = skb_header_pointer(skb, 0, len, buf);
+	if (!hdr || uet_probe_parse(hdr, len, &ev, &nonce, &answer) < 0) {
 		uet_inc(udev, UET_CNT_DROP_MALFORMED);
 		goto out;
 	}

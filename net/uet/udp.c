@@ -27,6 +27,7 @@
 
 #include "recv.h"
 #include "udp.h"
+#include "wire.h"
 
 unsigned short uet_udp_port = UET_UDP_PORT;
 module_param_named(udp_port, uet_udp_port, ushort, 0444);
@@ -121,17 +122,128 @@ static struct uet_dev *uet_udp_rcv_dev(struct sk_buff *skb)
 	}
 }
 
-/* A datagram the UDP layer queued to one of our sockets: one uet packet,
- * or a train of them whole (uet_udp_sock_create()). Softirq, under RCU.
+/* One uet packet, or a train of one QP's data packets whole, with the
+ * netdev it came in on in skb->dev: fill in uet_skb_cb and hand it to
+ * uet_rcv(). mcast: IP delivered it as multicast; now: its arrival.
  * Always consumes the skb.
+ */
+static void uet_udp_rcv_one(struct uet_dev *udev, struct sk_buff *skb,
+			    bool mcast, u64 now)
+{
+	struct uet_skb_cb *cb = UET_SKB_CB(skb);
+	u8 dsfield;
+
+	/* From here on cb is ours: UDP's in it is not needed. */
+	memset(cb, 0, sizeof(*cb));
+	switch (skb->protocol) {
+	case htons(ETH_P_IP):
+		cb->family = AF_INET;
+		cb->saddr.v4 = ip_hdr(skb)->saddr;
+		cb->daddr.v4 = ip_hdr(skb)->daddr;
+		cb->mcast = ipv4_is_multicast(cb->daddr.v4);
+		dsfield = ip_hdr(skb)->tos;
+		break;
+	case htons(ETH_P_IPV6):
+		cb->family = AF_INET6;
+		cb->saddr.v6 = ipv6_hdr(skb)->saddr;
+		cb->daddr.v6 = ipv6_hdr(skb)->daddr;
+		cb->mcast = ipv6_addr_is_multicast(&cb->daddr.v6);
+		dsfield = ipv6_get_dsfield(ipv6_hdr(skb));
+		break;
+	default:
+		kfree_skb(skb);
+		return;
+	}
+	if (mcast && !cb->mcast) {
+		kfree_skb(skb);
+		return;
+	}
+	cb->dscp = dsfield >> 2;
+	cb->ecn = dsfield & INET_ECN_MASK;
+	cb->sport = ntohs(udp_hdr(skb)->source);
+	/* The packet is ours from here on, never delivered to a socket nor
+	 * forwarded: its time of arrival, for RTT samples, is kept where
+	 * the stack keeps one, in the monotonic clock our send times use.
+	 */
+	skb->tstamp = ns_to_ktime(now);
+	/* UDP trimmed the skb to its length and pulled its header; the
+	 * route it came in by is held without a reference, for this
+	 * softirq only, and a QP may keep the packet longer.
+	 */
+	skb_dst_drop(skb);
+	uet_rcv(udev, skb, true);
+}
+
+/* May a GSO skb go to uet_rcv() whole? Only a train: data packets of one
+ * QP (the same PDC ids), each with its headers, which the responder
+ * checks and places one by one (uet_resp_rcv()). A sender's train is
+ * one; what GRO joined need not be, as it joins any run of same-size
+ * packets of one UDP flow: ACKs, NACKs, CNPs, probes, UD datagrams (the
+ * CM's MADs between two hosts), data of several QPs that share an
+ * entropy value. Twelve bytes read per packet.
+ */
+static bool uet_udp_rx_train(const struct sk_buff *skb)
+{
+	u32 seg = skb_shinfo(skb)->gso_size, off;
+	const struct uet_pds_req_hdr *hdr;
+	struct uet_pds_req_hdr buf;
+	__be16 spdcid = 0, dpdcid = 0;
+
+	if (seg < sizeof(struct uet_pds_req_hdr) +
+		  sizeof(struct uet_verbs_hdr_wire))
+		return false;
+	for (off = 0; off < skb->len; off += seg) {
+		hdr = skb_header_pointer(skb, off, sizeof(buf), &buf);
+		if (!hdr ||
+		    uet_pds_type(hdr, sizeof(*hdr)) != UET_PDS_RUD_REQ)
+			return false;
+		if (!off) {
+			spdcid = hdr->spdcid;
+			dpdcid = hdr->dpdcid;
+		} else if (hdr->spdcid != spdcid || hdr->dpdcid != dpdcid) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* A GSO skb that is not a train, cut into its packets as UDP cuts one
+ * for a socket that takes no GSO (udp_queue_rcv_skb()); the list of
+ * them, each at its PDS header, or NULL: UDP counted the loss as an
+ * input error (a segment could not be allocated). Its checksum was
+ * checked (uet_udp_rcv()).
+ */
+static struct sk_buff *uet_udp_segment(struct sock *sk, struct sk_buff *skb)
+{
+	struct sk_buff *segs, *seg;
+
+	__skb_push(skb, -skb_mac_offset(skb));
+	/* UDP cuts before it pulls its header, which made a partial
+	 * checksum (GRO's) CHECKSUM_NONE; segmentation on receive wants it
+	 * partial at the UDP header, as udp_rcv_segment() makes a looped
+	 * one, and warns of any other.
+	 */
+	skb->ip_summed = CHECKSUM_PARTIAL;
+	skb->csum_start = skb_transport_header(skb) - skb->head;
+	skb->csum_offset = offsetof(struct udphdr, check);
+	segs = udp_rcv_segment(sk, skb, sk->sk_family == AF_INET);
+	for (seg = segs; seg; seg = seg->next)
+		__skb_pull(seg, skb_transport_offset(seg) +
+			   sizeof(struct udphdr));
+	return segs;
+}
+
+/* A datagram the UDP layer queued to one of our sockets: one uet packet,
+ * or several joined into a GSO skb (uet_udp_sock_create()). Softirq,
+ * under RCU. Always consumes the skb.
  */
 static void uet_udp_rcv(struct sock *sk, struct sk_buff *skb)
 {
-	struct uet_skb_cb *cb = UET_SKB_CB(skb);
+	struct sk_buff *segs, *next;
 	struct net_device *ndev;
 	struct uet_dev *udev;
 	bool mcast;
-	u8 dsfield;
+	u64 now;
 
 	/* A queued skb's dev field holds UDP's accounting (dev_scratch):
 	 * the netdev it came in on is found again by its index. Only UD
@@ -153,52 +265,30 @@ static void uet_udp_rcv(struct sock *sk, struct sk_buff *skb)
 	 */
 	if (udp_lib_checksum_complete(skb)) {
 		uet_inc(udev, UET_CNT_DROP_CSUM);
+		kfree_skb(skb);
 		goto put;
 	}
 
-	/* From here on cb is ours: UDP's in it is not needed. */
-	memset(cb, 0, sizeof(*cb));
-	switch (skb->protocol) {
-	case htons(ETH_P_IP):
-		cb->family = AF_INET;
-		cb->saddr.v4 = ip_hdr(skb)->saddr;
-		cb->daddr.v4 = ip_hdr(skb)->daddr;
-		cb->mcast = ipv4_is_multicast(cb->daddr.v4);
-		dsfield = ip_hdr(skb)->tos;
-		break;
-	case htons(ETH_P_IPV6):
-		cb->family = AF_INET6;
-		cb->saddr.v6 = ipv6_hdr(skb)->saddr;
-		cb->daddr.v6 = ipv6_hdr(skb)->daddr;
-		cb->mcast = ipv6_addr_is_multicast(&cb->daddr.v6);
-		dsfield = ipv6_get_dsfield(ipv6_hdr(skb));
-		break;
-	default:
+	/* The packets of an skb share one clock read. A train goes on
+	 * whole, in one pass through uet_rcv() and the QP's engine; any
+	 * other GSO skb as its packets, each on its own, as if GRO had
+	 * left them apart (before uet_rcv() writes cb, which the GSO cb
+	 * overlaps).
+	 */
+	now = ktime_get_ns();
+	if (!skb_is_gso(skb) || uet_udp_rx_train(skb)) {
+		uet_udp_rcv_one(udev, skb, mcast, now);
 		goto put;
 	}
-	if (mcast && !cb->mcast)
-		goto put;
-	cb->dscp = dsfield >> 2;
-	cb->ecn = dsfield & INET_ECN_MASK;
-	cb->sport = ntohs(udp_hdr(skb)->source);
-	/* The packet is ours from here on, never delivered to a socket nor
-	 * forwarded: its time of arrival, for RTT samples, is kept where
-	 * the stack keeps one, in the monotonic clock our send times use.
-	 * A train's packets share it: one read for all of them.
-	 */
-	skb->tstamp = ns_to_ktime(ktime_get_ns());
-	/* UDP trimmed the skb to its length and pulled its header; the
-	 * route it came in by is held without a reference, for this
-	 * softirq only, and a QP may keep the packet longer.
-	 */
-	skb_dst_drop(skb);
-
-	uet_rcv(udev, skb, true);
+	segs = uet_udp_segment(sk, skb);
+	skb_list_walk_safe(segs, skb, next) {
+		skb_mark_not_on_list(skb);
+		uet_udp_rcv_one(udev, skb, mcast, now);
+	}
+put:
 	uet_dev_put(udev);
 	return;
 
-put:
-	uet_dev_put(udev);
 drop:
 	kfree_skb(skb);
 }
