@@ -4,8 +4,9 @@
 # The "uet" generic netlink family through the uet command: every device
 # parameter round-trips (text and JSON); invalid values are refused with a
 # message and change nothing; without CAP_NET_ADMIN nothing can be set
-# (devices, QPs, paths); a device, its QPs, paths and events are visible
-# only from its own network namespace; "uet qp show" follows an
+# (devices, QPs, paths) and QPs show no PSNs; a device, its QPs, paths
+# and events are visible only from its own network namespace;
+# "uet qp show" follows an
 # ib_write_bw run (PSNs advance, bytes in flight), a second QP to the
 # same peer starts from the RTT the first measured, and "uet tune" sizes
 # a port from the RTT its QPs measured; "uet monitor" reports
@@ -294,6 +295,21 @@ print(next(q["qpn"] for q in json.load(sys.stdin) if q.get("type") == "RC"))')
 	step "... and changed nothing" test "$(qp_lb)" = "$lb" -a "$(denied)" = "$denied0"
 	step "without CAP_NET_ADMIN, uet qp show works" \
 		in_ns a setpriv --reuid=65534 --regid=65534 --clear-groups "$UET" qp show dev uet0
+	# psns_hidden: the RC QP's line shows no PSN to an unprivileged user
+	# (they would let a forger aim at its window), all the rest; root
+	# sees them.
+	psns_hidden() {
+		local user root
+		user=$(in_ns a setpriv --reuid=65534 --regid=65534 --clear-groups \
+			"$UET" qp show dev uet0 qpn "$QPN") || return 1
+		root=$(in_ns a "$UET" qp show dev uet0 qpn "$QPN") || return 1
+		echo "# unprivileged: $user"
+		[[ $user =~ \ inflight_pkts\ [0-9]+\  ]] &&
+			! [[ $user =~ snd_una|snd_nxt|rcv_nxt ]] &&
+			[[ $root =~ \ snd_una\ [0-9]+\ snd_nxt\ [0-9]+\ rcv_nxt\ [0-9]+\  ]] ||
+			{ echo "# root: $root"; return 1; }
+	}
+	step "without CAP_NET_ADMIN, uet qp show shows no PSNs" psns_hidden
 	# DCQCN reports the most values of the algorithms: all of them
 	# reach uet qp show, the measured ones first, the last one too.
 	dcqcn_stats() {

@@ -213,11 +213,13 @@ int uet_cq_post(struct uet_cq *cq, const struct ib_wc *wc, bool solicited)
 		spin_unlock_irqrestore(&cq->lock, flags);
 		return -ESHUTDOWN;
 	}
-	if (uet_queue_full(&cq->queue)) {
-		/* One event per overflow: each costs the consumer an
-		 * atomic allocation (uverbs), and a QP keeps completing
-		 * into a full CQ until the error reaches it.
-		 */
+	/* An overrun puts the CQ in error for good, as IBA CQ overrun: it has
+	 * lost completions, so its consumer must destroy it anyway. One
+	 * event per CQ, as each is an atomic allocation of uverbs' that only
+	 * reading it or destroying the CQ frees: a process that drains the
+	 * CQ but never reads its events must not queue them without bound.
+	 */
+	if (cq->overflow || uet_queue_full(&cq->queue)) {
 		first = !cq->overflow;
 		cq->overflow = true;
 		spin_unlock_irqrestore(&cq->lock, flags);
@@ -235,7 +237,6 @@ int uet_cq_post(struct uet_cq *cq, const struct ib_wc *wc, bool solicited)
 
 	uet_cq_write(cq, wc);
 	uet_queue_advance_producer(&cq->queue);
-	cq->overflow = false;
 
 	/* Disarm under the lock so that one arming yields one callback. */
 	notify = cq->notify == IB_CQ_NEXT_COMP ||

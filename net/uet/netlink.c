@@ -630,11 +630,21 @@ static int uet_nl_put_cc(struct sk_buff *skb, struct uet_qp *qp)
 	return 0;
 }
 
+/* PSNs go only to CAP_NET_ADMIN over the device's netns (as QP-SET asks):
+ * with a QP's PSNs, an off-path sender can forge packets in its window.
+ * req: the request (doit) or the dump's first message.
+ */
+static bool uet_nl_psns_visible(const struct sk_buff *req, struct uet_qp *qp)
+{
+	return netlink_ns_capable(req, uet_dev_net(qp->udev)->user_ns,
+				  CAP_NET_ADMIN);
+}
+
 /* A snapshot of a QP: with the engine held for QP-GET; for an error
  * notification, from the engine's own pass (state and peer only).
  */
 static int uet_nl_fill_qp(struct sk_buff *skb, struct uet_qp *qp,
-			  u32 portid, u32 seq, int flags, u8 cmd)
+			  u32 portid, u32 seq, int flags, u8 cmd, bool psns)
 {
 	struct uet_dev *udev = qp->udev;
 	const struct uet_pdc_tx *tx = &qp->tx;
@@ -675,11 +685,14 @@ static int uet_nl_fill_qp(struct sk_buff *skb, struct uet_qp *qp,
 		else
 			gid = addrs.daddr.v6;
 		if (nla_put_u32(skb, UET_A_QP_PEER_QPN, dest_qpn) ||
-		    nla_put_in6_addr(skb, UET_A_QP_PEER_GID, &gid) ||
-		    nla_put_u32(skb, UET_A_QP_SND_UNA, una) ||
-		    nla_put_u32(skb, UET_A_QP_SND_NXT, nxt) ||
-		    nla_put_u32(skb, UET_A_QP_RCV_NXT, READ_ONCE(qp->rx.next)) ||
-		    nla_put_u32(skb, UET_A_QP_INFLIGHT_PKTS, nxt - una) ||
+		    nla_put_in6_addr(skb, UET_A_QP_PEER_GID, &gid))
+			goto cancel;
+		if (psns &&
+		    (nla_put_u32(skb, UET_A_QP_SND_UNA, una) ||
+		     nla_put_u32(skb, UET_A_QP_SND_NXT, nxt) ||
+		     nla_put_u32(skb, UET_A_QP_RCV_NXT, READ_ONCE(qp->rx.next))))
+			goto cancel;
+		if (nla_put_u32(skb, UET_A_QP_INFLIGHT_PKTS, nxt - una) ||
 		    nla_put_u64_64bit(skb, UET_A_QP_INFLIGHT_BYTES,
 				      READ_ONCE(tx->inflight_bytes), UET_A_QP_PAD) ||
 		    nla_put_u32(skb, UET_A_QP_SACK_HOLES, uet_pdc_tx_holes(tx)) ||
@@ -713,14 +726,15 @@ cancel:
  * changes only under ctl_lock, which is held here too.
  */
 static int uet_nl_fill_qp_get(struct sk_buff *skb, struct uet_qp *qp,
-			      u32 portid, u32 seq, int flags)
+			      u32 portid, u32 seq, int flags, bool psns)
 {
 	bool held;
 	int err;
 
 	mutex_lock(&qp->ctl_lock);
 	held = uet_engine_lock(&qp->eng);
-	err = uet_nl_fill_qp(skb, qp, portid, seq, flags, UET_CMD_QP_GET);
+	err = uet_nl_fill_qp(skb, qp, portid, seq, flags, UET_CMD_QP_GET,
+			     psns);
 	if (held)
 		uet_engine_unlock(&qp->eng);
 	mutex_unlock(&qp->ctl_lock);
@@ -753,7 +767,8 @@ static int uet_nl_qp_get_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -ENOENT;
 		goto out;
 	}
-	err = uet_nl_fill_qp_get(msg, qp, info->snd_portid, info->snd_seq, 0);
+	err = uet_nl_fill_qp_get(msg, qp, info->snd_portid, info->snd_seq, 0,
+				 uet_nl_psns_visible(skb, qp));
 	uet_qp_put(qp);
 out:
 	mutex_unlock(&uet_devs_lock);
@@ -840,7 +855,8 @@ static int uet_nl_qp_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
 		if (!qp)
 			continue;
 		err = uet_nl_fill_qp_get(skb, qp, NETLINK_CB(cb->skb).portid,
-					 cb->nlh->nlmsg_seq, NLM_F_MULTI);
+					 cb->nlh->nlmsg_seq, NLM_F_MULTI,
+					 uet_nl_psns_visible(cb->skb, qp));
 		uet_qp_put(qp);
 		if (err)
 			return err;
@@ -955,7 +971,7 @@ void uet_nl_qp_error(struct uet_qp *qp)
 	msg = nlmsg_new(NLMSG_GOODSIZE, GFP_ATOMIC);
 	if (!msg)
 		return;
-	if (uet_nl_fill_qp(msg, qp, 0, 0, 0, UET_CMD_QP_NTF)) {
+	if (uet_nl_fill_qp(msg, qp, 0, 0, 0, UET_CMD_QP_NTF, false)) {
 		nlmsg_free(msg);
 		return;
 	}
