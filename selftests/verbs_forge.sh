@@ -6,7 +6,8 @@
 # its source, to this QP's address, with a PSN where the connection is, is
 # dropped before it can queue at the QP, and what does is checked before it
 # acts: a SYN starting elsewhere than rq_psn, ACKs for PSNs never sent and
-# RNR NACKs for them change nothing. Then a flood of junk from the peer's
+# RNR NACKs for them change nothing, a READ answer starting elsewhere than
+# rq_psn lands nothing, a CNP naming a PSN never sent is dropped. Then a flood of junk from the peer's
 # address while a transfer runs, every byte verified. tools/testing/verbs_forge
 # opens uet0 and uet1 in one process and forges from sockets in namespaces a
 # and b; UET_FORGE_SEED repeats a flood.

@@ -29,18 +29,19 @@ static u16 uet_qp_ctl_entropy(struct uet_qp *qp, u64 now)
 	return ev;
 }
 
-/* A CE-marked packet arrived and this QP's congestion control, DCQCN's
- * notification point, asks for a CNP (both ends are set up alike, as
- * RoCE NICs are).
+/* A CE-marked packet, psn, arrived and this QP's congestion control,
+ * DCQCN's notification point, asks for a CNP (both ends are set up alike,
+ * as RoCE NICs are). The CNP names psn: its receiver takes it only for a
+ * PSN it sent (uet_qp_admit()).
  */
-void uet_qp_send_cnp(struct uet_qp *qp, u64 now)
+void uet_qp_send_cnp(struct uet_qp *qp, u32 psn, u64 now)
 {
 	struct sk_buff *skb;
 
 	skb = uet_qp_alloc_skb(qp, sizeof(struct uet_pds_ctl_hdr));
 	if (!skb)
 		return;
-	uet_cnp_pack(qp->ibqp.qp_num, qp->dest_qpn,
+	uet_cnp_pack(qp->ibqp.qp_num, qp->dest_qpn, psn,
 		     skb_put(skb, sizeof(struct uet_pds_ctl_hdr)),
 		     sizeof(struct uet_pds_ctl_hdr));
 	uet_inc(qp->udev, UET_CNT_CNP_TX);

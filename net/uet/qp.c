@@ -217,6 +217,7 @@ static int uet_qp_admit(struct uet_engine *eng, const struct sk_buff *skb)
 	BUILD_BUG_ON(offsetof(struct uet_pds_req_hdr, psn) != 4);
 	BUILD_BUG_ON(offsetof(struct uet_pds_ack_hdr, cack_psn) != 4);
 	BUILD_BUG_ON(offsetof(struct uet_pds_nack_hdr, nack_psn) != 4);
+	BUILD_BUG_ON(offsetof(struct uet_pds_ctl_hdr, psn) != 4);
 	uet_skb_cb_addrs(UET_SKB_CB(skb), &from);
 	if (!qp->peer || !uet_peer_match(qp->peer, &from) ||
 	    get_unaligned_be16(skb->data + 8) != qp->dest_qpn)
@@ -245,6 +246,7 @@ static int uet_qp_admit(struct uet_engine *eng, const struct sk_buff *skb)
 		psn++;
 		fallthrough;
 	case UET_PDS_NACK:
+	case UET_PDS_CONTROL:	/* a CNP names the marked packet's PSN */
 		d = uet_psn_diff(psn, READ_ONCE(qp->tx.nxt));
 		return d > -UET_QP_PSN_SLACK && d <= UET_PDC_WIN_MAX ?
 		       0 : -ERANGE;
@@ -259,7 +261,7 @@ static int uet_qp_admit(struct uet_engine *eng, const struct sk_buff *skb)
  */
 static void uet_qp_rcv(struct uet_qp *qp, struct sk_buff *skb)
 {
-	switch (uet_pds_type(skb->data, skb->len)) {
+	switch (uet_pds_type(skb->data, skb_headlen(skb))) {
 	case UET_PDS_ACK_CC:
 	case UET_PDS_ACK_CCX:
 		uet_req_rcv_ack(qp, skb);
@@ -477,7 +479,7 @@ int uet_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	}
 
 	qp->lb.ops = uet_param(udev, lb);
-	err = dst_cache_init(&qp->dst_cache, GFP_KERNEL);
+	err = dst_cache_init(&qp->dst_cache, GFP_KERNEL_ACCOUNT);
 	if (err)
 		goto err_rq;
 	err = uet_pdc_tx_init(&qp->tx, uet_param(udev, mpr), 0);
@@ -644,7 +646,12 @@ int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		return uet_ud_modify_qp(qp, attr, mask);
 	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
 		return -EOPNOTSUPP;
-	cur = (mask & IB_QP_CUR_STATE) ? attr->cur_qp_state : uet_qp_state(qp);
+	/* The caller's CUR_STATE is a claim, checked against the real state:
+	 * trusted, it would take a QP from RESET to RTS with no peer.
+	 */
+	cur = uet_qp_state(qp);
+	if ((mask & IB_QP_CUR_STATE) && attr->cur_qp_state != cur)
+		return -EINVAL;
 	new = (mask & IB_QP_STATE) ? attr->qp_state : cur;
 	if (!ib_modify_qp_is_ok(cur, new, qp->ibqp.qp_type, mask))
 		return -EINVAL;
@@ -665,24 +672,27 @@ int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	 * cur was read, another modify may have run, or the engine moved
 	 * the QP to ERR (a WQE out of retries); stopped, it no longer can:
 	 * the transition is judged again from where the QP is now, so that
-	 * RESET or ERR, allowed from anywhere, never fails.
+	 * RESET or ERR, allowed from anywhere, never fails. An RC QP leaves
+	 * for RTR or RTS only with a peer: sending needs one.
 	 */
 	mutex_lock(&qp->ctl_lock);
 	uet_qp_stop(qp);
-	if (!(mask & IB_QP_CUR_STATE) && uet_qp_state(qp) != cur) {
+	if (uet_qp_state(qp) != cur) {
 		cur = uet_qp_state(qp);
 		if (!(mask & IB_QP_STATE))
 			new = cur;
-		if (!ib_modify_qp_is_ok(cur, new, qp->ibqp.qp_type, mask)) {
-			if (cur != IB_QPS_RESET) {
-				uet_engine_start(&qp->eng);
-				uet_engine_kick(&qp->eng);
-			}
-			mutex_unlock(&qp->ctl_lock);
-			if (peer)
-				uet_peer_put(peer);
-			return -EINVAL;
+	}
+	if (((mask & IB_QP_CUR_STATE) && attr->cur_qp_state != cur) ||
+	    !ib_modify_qp_is_ok(cur, new, qp->ibqp.qp_type, mask) ||
+	    (new >= IB_QPS_RTR && new != IB_QPS_ERR && !peer && !qp->peer)) {
+		if (cur != IB_QPS_RESET) {
+			uet_engine_start(&qp->eng);
+			uet_engine_kick(&qp->eng);
 		}
+		mutex_unlock(&qp->ctl_lock);
+		if (peer)
+			uet_peer_put(peer);
+		return -EINVAL;
 	}
 	if (mask & (IB_QP_AV | IB_QP_PATH_MTU))
 		local = uet_udp_is_local(udev, (mask & IB_QP_AV) ?
@@ -731,6 +741,8 @@ int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		qp->qkey = attr->qkey;
 	if (mask & IB_QP_RQ_PSN)
 		qp->rq_psn = attr->rq_psn;
+	if (mask & IB_QP_SQ_PSN)
+		qp->sq_psn = attr->sq_psn;
 	if ((mask & IB_QP_SQ_PSN) && !qp->tx_used) {
 		qp->tx.una = attr->sq_psn;
 		qp->tx.nxt = attr->sq_psn;

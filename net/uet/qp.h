@@ -104,6 +104,10 @@ struct uet_req {
 	u32 ngood;
 
 	struct page_frag_cache frag;	/* payload of the packets built */
+	/* The creating process's memory cgroup (a user QP's, else NULL):
+	 * the copies in frag are charged to it, as its rings are.
+	 */
+	struct mem_cgroup *memcg;
 	struct sk_buff_head spare;	/* kept packets acknowledged, to reuse */
 	struct uet_train train;		/* new packets going out as one skb */
 	u64 clock_ns;			/* send time of the packets built */
@@ -216,7 +220,7 @@ void uet_qp_path_signal(struct uet_qp *qp, u16 ev, enum uet_ev_sig sig,
 
 /* ctl.c */
 int uet_qp_send_ack(struct uet_qp *qp, u64 now);
-void uet_qp_send_cnp(struct uet_qp *qp, u64 now);
+void uet_qp_send_cnp(struct uet_qp *qp, u32 psn, u64 now);
 int uet_qp_send_nack(struct uet_qp *qp, u32 psn, u8 code, u8 vendor,
 		     u32 payload);
 

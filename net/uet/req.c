@@ -14,6 +14,8 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/highmem.h>
+#include <linux/memcontrol.h>
+#include <linux/sched/mm.h>
 #include <asm/unaligned.h>
 #include <trace/events/uet.h>
 
@@ -129,6 +131,8 @@ int uet_req_init(struct uet_qp *qp)
 	req->swq_mask = slots - 1;
 	req->jobs_mask = UET_MAX_RD_ATOMIC - 1;
 	__skb_queue_head_init(&req->spare);
+	if (qp->is_user)
+		req->memcg = get_mem_cgroup_from_mm(current->mm);
 	qp->req = req;
 	return 0;
 }
@@ -144,6 +148,7 @@ void uet_req_free(struct uet_qp *qp)
 	if (req->frag.va)
 		__page_frag_cache_drain(virt_to_head_page(req->frag.va),
 					req->frag.pagecnt_bias);
+	mem_cgroup_put(req->memcg);
 	kvfree(req->swq);
 	kfree(req->jobs);
 	kfree(req);
@@ -302,6 +307,22 @@ static struct sk_buff *uet_req_new_pkt(struct uet_qp *qp)
 	return skb;
 }
 
+/* A fragment of the requester's page cache for chunk bytes, charged to
+ * the QP's creator: a user's copies live until acknowledged, and one
+ * that cannot be charged is not made. No __GFP_HIGH (GFP_ATOMIC's), which
+ * lets a charge exceed memory.max.
+ */
+static void *uet_req_frag_alloc(struct uet_req *req, u32 chunk)
+{
+	struct mem_cgroup *old = set_active_memcg(req->memcg);
+	void *buf;
+
+	buf = page_frag_alloc(&req->frag, chunk,
+			      GFP_NOWAIT | __GFP_NOWARN | __GFP_ACCOUNT);
+	set_active_memcg(old);
+	return buf;
+}
+
 /* Fill skb with len bytes of payload. lend() attaches them by page
  * reference (uet_mr_lend()); where there is no lend() (inline data) or the
  * payload is too scattered for one skb's fragments, fill() copies them
@@ -337,7 +358,7 @@ static int uet_req_add_payload(struct uet_qp *qp, struct sk_buff *skb,
 		if (skb_shinfo(skb)->nr_frags == MAX_SKB_FRAGS)
 			return -EMSGSIZE;
 		chunk = min_t(u32, len - done, PAGE_SIZE);
-		buf = page_frag_alloc(&qp->req->frag, chunk, GFP_ATOMIC);
+		buf = uet_req_frag_alloc(qp->req, chunk);
 		if (!buf) {
 			err = -ENOMEM;
 			break;
@@ -834,6 +855,34 @@ static bool uet_req_may_send(struct uet_qp *qp, u64 now)
 	return uet_req_cc_ok(qp, qp->cc.mtu, now);
 }
 
+/* Out of memory, or the creator's memory cgroup at its limit: the ACK or
+ * timeout of a packet in flight, which may free some, brings the next
+ * pass; with none in flight, a timer does, rather than a pass at once
+ * that would fail again.
+ */
+static void uet_req_nomem(struct uet_qp *qp)
+{
+	if (!uet_pdc_tx_inflight(&qp->tx))
+		uet_qp_timer_once(&qp->pace_timer, NSEC_PER_MSEC);
+}
+
+/* A responder in RTR answers the peer's READs and atomics before RTS gave
+ * it an sq_psn (perftest's servers never leave RTR): its PSNs then start
+ * where the peer's do (rq_psn), the one other start the peer takes from
+ * an answer (uet_resp_rcv()), and one an off-path sender cannot guess.
+ */
+static void uet_req_rtr_start(struct uet_qp *qp)
+{
+	struct uet_pdc_tx *tx = &qp->tx;
+
+	if (qp->tx_used || uet_qp_state(qp) != IB_QPS_RTR)
+		return;
+	tx->una = qp->rq_psn;
+	tx->nxt = qp->rq_psn;
+	tx->sacked_hi = qp->rq_psn;
+	tx->acked_hi = qp->rq_psn;
+}
+
 /* New packets: responses we owe first, then the send queue's. A burst
  * that a closed window ends asks for an ACK on its last packet (ACKREQ),
  * so the receiver need not acknowledge every few packets in case the
@@ -844,16 +893,18 @@ static void uet_req_send_new(struct uet_qp *qp, int *budget, u64 now)
 	struct uet_req *req = qp->req;
 
 	req->need_ack = false;
+	if (req->jobs_head != req->jobs_tail)
+		uet_req_rtr_start(qp);
 	while (*budget > 0 && req->jobs_head != req->jobs_tail &&
 	       uet_req_may_send(qp, now)) {
 		struct uet_rjob *job = &req->jobs[req->jobs_head & req->jobs_mask];
 		int err = uet_req_job_pkt(qp, job);
 
 		if (err == -ENOMEM) {
-			/* Try again on the next run: the requester, whose
-			 * request we acknowledged, would only time out.
+			/* Try again soon: the requester, whose request we
+			 * acknowledged, would only time out.
 			 */
-			uet_engine_kick(&qp->eng);
+			uet_req_nomem(qp);
 			break;
 		}
 		if (err) {
@@ -897,8 +948,7 @@ static void uet_req_send_new(struct uet_qp *qp, int *budget, u64 now)
 		if (uet_req_wqe_pkt(qp, w)) {
 			if (w->status != IB_WC_SUCCESS)
 				break;
-			/* Out of memory: try again on the next run. */
-			uet_engine_kick(&qp->eng);
+			uet_req_nomem(qp);
 			break;
 		}
 		(*budget)--;
@@ -1093,7 +1143,7 @@ void uet_req_rcv_ack(struct uet_qp *qp, struct sk_buff *skb)
 	u32 psn;
 	int newly;
 
-	if (uet_pds_ack_parse(skb->data, skb->len, &ack) < 0) {
+	if (uet_pds_ack_parse(skb->data, skb_headlen(skb), &ack) < 0) {
 		uet_inc(qp->udev, UET_CNT_DROP_MALFORMED);
 		goto out;
 	}
@@ -1182,7 +1232,7 @@ out:
 /* A control packet for this QP: DCQCN's congestion notification. */
 void uet_req_rcv_ctl(struct uet_qp *qp, struct sk_buff *skb)
 {
-	if (uet_ctl_type(skb->data, skb->len) != UET_CTL_CNP) {
+	if (uet_ctl_type(skb->data, skb_headlen(skb)) != UET_CTL_CNP) {
 		uet_inc(qp->udev, UET_CNT_DROP_MALFORMED);
 	} else {
 		uet_inc(qp->udev, UET_CNT_CNP_RX);
@@ -1205,7 +1255,7 @@ void uet_req_rcv_nack(struct uet_qp *qp, struct sk_buff *skb)
 	struct uet_req *req = qp->req;
 	struct uet_pds_nack nack;
 
-	if (uet_pds_nack_parse(skb->data, skb->len, &nack) < 0) {
+	if (uet_pds_nack_parse(skb->data, skb_headlen(skb), &nack) < 0) {
 		uet_inc(qp->udev, UET_CNT_DROP_MALFORMED);
 		goto out;
 	}
@@ -1396,18 +1446,20 @@ int uet_req_queue_job(struct uet_qp *qp, const struct uet_rjob *job)
 }
 
 /* The QP is in error: every WQE, taken or still in the ring, is flushed,
- * a ring's worth a pass: the ring's producer is the user's to move, and
- * a pass must end. True if the ring has more.
+ * a budget's worth a pass: the ring's producer is the user's to move, so
+ * a pass must end, and a doorbell makes up to 256 of them (engine.c).
+ * True if there are more.
  */
 bool uet_req_flush(struct uet_qp *qp)
 {
 	struct uet_req *req = qp->req;
+	int n;
 
 	hrtimer_try_to_cancel(&qp->rto_timer);
 	uet_pdc_tx_drop_all(&qp->tx, uet_req_release_pkt, qp);
 	req->jobs_head = req->jobs_tail;
 	uet_req_fetch(qp);
-	while (req->head != req->tail) {
+	for (n = UET_WORK_BUDGET; n && req->head != req->tail; n--) {
 		struct uet_swqe *w = uet_swqe(req, req->head);
 
 		uet_req_post_cqe(qp, w, IB_WC_WR_FLUSH_ERR);
@@ -1416,5 +1468,5 @@ bool uet_req_flush(struct uet_qp *qp)
 	req->cur = req->head;
 	req->rd_atomic = 0;
 	req->rmsg = 0;
-	return uet_queue_count(&qp->sq);
+	return req->head != req->tail || uet_queue_count(&qp->sq);
 }

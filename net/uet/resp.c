@@ -643,7 +643,7 @@ static bool uet_resp_data(struct uet_qp *qp, struct sk_buff *skb, u32 pkt,
 		uet_inc(udev, UET_CNT_ECN_CE_RX);
 		resp->ack_ecn = true;
 		if (qp->cc.ops->on_ce && qp->cc.ops->on_ce(&qp->cc, now))
-			uet_qp_send_cnp(qp, now);
+			uet_qp_send_cnp(qp, pds.psn, now);
 	}
 
 	/* A switch cut the payload: ask for exactly this PSN again, now. */
@@ -656,9 +656,9 @@ static bool uet_resp_data(struct uet_qp *qp, struct sk_buff *skb, u32 pkt,
 	if (!qp->rx_synced) {
 		/* The first packets carry SYN and where the stream starts,
 		 * which is where modify_qp said (rq_psn): a stray or forged
-		 * SYN does not get to choose. Except for the answers to our
-		 * READs and atomics: a peer may answer before it reached RTS,
-		 * from where its PSNs start without an sq_psn.
+		 * SYN does not get to choose. Answers to our READs and
+		 * atomics may also start where our own PSNs did (sq_psn):
+		 * a peer in RTR has no sq_psn yet (uet_req_rtr_start()).
 		 */
 		u32 start = pds.psn + pds.clear_psn_offset;
 		bool answer = (vh.opcode == UET_OP_READ_RESP ||
@@ -667,7 +667,8 @@ static bool uet_resp_data(struct uet_qp *qp, struct sk_buff *skb, u32 pkt,
 
 		if (!(pds.flags & UET_PDS_REQ_F_SYN) ||
 		    pds.psn - start >= qp->rx.win ||
-		    (start != qp->rq_psn && !answer)) {
+		    (start != qp->rq_psn &&
+		     !(answer && start == qp->sq_psn))) {
 			uet_inc(udev, UET_CNT_DROP_WINDOW);
 			return true;
 		}
@@ -778,7 +779,7 @@ void uet_resp_ack(struct uet_qp *qp, u64 now)
 }
 
 /* The QP is in error: receive WQEs complete with a flush status, a
- * ring's worth a pass (as uet_req_flush()). True if the ring has more.
+ * budget's worth a pass (as uet_req_flush()). True if the ring has more.
  */
 bool uet_resp_flush(struct uet_qp *qp)
 {
@@ -798,7 +799,7 @@ bool uet_resp_flush(struct uet_qp *qp)
 	if (qp->srq)
 		return false;
 	m = &resp->rmsg[resp->rmsg_done % UET_RMSG_MAX];
-	for (n = uet_queue_slots(&qp->rq); n && uet_queue_count(&qp->rq); n--) {
+	for (n = UET_WORK_BUDGET; n && uet_queue_count(&qp->rq); n--) {
 		memcpy(m->wqe, uet_queue_consumer_addr(&qp->rq),
 		       sizeof(struct rxe_recv_wqe));
 		uet_queue_advance_consumer(&qp->rq);

@@ -345,16 +345,21 @@ static bool uet_ud_send(struct uet_qp *qp)
 	return uet_queue_count(&qp->sq) != 0;
 }
 
-/* Error state: complete everything posted with a flush error. */
-static void uet_ud_flush(struct uet_qp *qp)
+/* The QP is in error: every WQE still in the rings completes with a flush
+ * status, a budget's worth of each a pass: the producers are the user's
+ * to move, so a pass must end, and a doorbell makes up to 256 of them
+ * (engine.c). True if a ring has more.
+ */
+static bool uet_ud_flush(struct uet_qp *qp)
 {
 	struct ib_wc wc = {
 		.status = IB_WC_WR_FLUSH_ERR,
 		.qp = &qp->ibqp,
 	};
+	u32 n;
 
 	wc.opcode = IB_WC_SEND;
-	while (uet_queue_count(&qp->sq)) {
+	for (n = UET_WORK_BUDGET; n && uet_queue_count(&qp->sq); n--) {
 		wc.wr_id = ((struct rxe_send_wqe *)
 			    uet_queue_consumer_addr(&qp->sq))->wr.wr_id;
 		uet_queue_advance_consumer(&qp->sq);
@@ -362,14 +367,15 @@ static void uet_ud_flush(struct uet_qp *qp)
 	}
 	/* An SRQ's WQEs are the SRQ's, for its other QPs. */
 	if (qp->srq)
-		return;
+		return uet_queue_count(&qp->sq);
 	wc.opcode = IB_WC_RECV;
-	while (uet_queue_count(&qp->rq)) {
+	for (n = UET_WORK_BUDGET; n && uet_queue_count(&qp->rq); n--) {
 		wc.wr_id = ((struct rxe_recv_wqe *)
 			    uet_queue_consumer_addr(&qp->rq))->wr_id;
 		uet_queue_advance_consumer(&qp->rq);
 		uet_cq_post(qp->rcq, &wc, false);
 	}
+	return uet_queue_count(&qp->sq) || uet_queue_count(&qp->rq);
 }
 
 static bool uet_ud_pass(struct uet_engine *eng)
@@ -380,11 +386,8 @@ static bool uet_ud_pass(struct uet_engine *eng)
 	bool more;
 	int n;
 
-	if (!uet_qp_pass_open(qp, state)) {
-		if (state == IB_QPS_ERR)
-			uet_ud_flush(qp);
-		return false;
-	}
+	if (!uet_qp_pass_open(qp, state))
+		return state == IB_QPS_ERR && uet_ud_flush(qp);
 
 	for (n = 0; n < UET_WORK_BUDGET && (skb = skb_dequeue(&qp->rxq)); n++)
 		if (!uet_ud_recv_one(qp, skb))
@@ -664,7 +667,10 @@ int uet_ud_modify_qp(struct uet_qp *qp, struct ib_qp_attr *attr, int mask)
 
 	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
 		return -EOPNOTSUPP;
-	cur = (mask & IB_QP_CUR_STATE) ? attr->cur_qp_state : uet_qp_state(qp);
+	/* The caller's CUR_STATE is a claim, checked against the real state. */
+	cur = uet_qp_state(qp);
+	if ((mask & IB_QP_CUR_STATE) && attr->cur_qp_state != cur)
+		return -EINVAL;
 	new = (mask & IB_QP_STATE) ? attr->qp_state : cur;
 	if (!ib_modify_qp_is_ok(cur, new, qp->ibqp.qp_type, mask))
 		return -EINVAL;
@@ -674,7 +680,7 @@ int uet_ud_modify_qp(struct uet_qp *qp, struct ib_qp_attr *attr, int mask)
 		return -EINVAL;
 
 	mutex_lock(&qp->ctl_lock);
-	if (!(mask & IB_QP_CUR_STATE) && uet_qp_state(qp) != cur) {
+	if (uet_qp_state(qp) != cur) {
 		mutex_unlock(&qp->ctl_lock);
 		return -EINVAL;
 	}

@@ -531,6 +531,13 @@ static int uet_udp_xmit4(struct uet_udp *udp, struct net_device *ndev,
 		rt = ip_route_output_key(sock_net(sock->sk), &fl4);
 		if (IS_ERR(rt))
 			return -EHOSTUNREACH;
+		/* A subnet's broadcast address reaches every host of the
+		 * link: no user may, as a UDP socket without SO_BROADCAST.
+		 */
+		if (rt->rt_flags & RTCF_BROADCAST) {
+			ip_rt_put(rt);
+			return -EACCES;
+		}
 		if (cache && uet_udp_cacheable4(sock_net(sock->sk), &fl4))
 			dst_cache_set_ip4(cache, &rt->dst, fl4.saddr);
 	}

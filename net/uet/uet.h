@@ -142,7 +142,7 @@ struct uet_cq {
 	u8 notify;		/* IB_CQ_SOLICITED / IB_CQ_NEXT_COMP armed, under lock */
 	bool is_user;
 	bool dying;		/* destroy started: no more completions */
-	bool overflow;		/* full when last posted to, under lock */
+	bool overflow;		/* overrun: in error for good, under lock */
 };
 
 /* Memory region types. */
@@ -252,7 +252,7 @@ struct uet_qp {
 	bool sq_draining;	/* SQD requested */
 	u32 dest_qpn;
 	u32 rq_psn;		/* as set by modify_qp, reported by query_qp */
-	u32 sq_psn;		/* the same, of UD QPs (RC reports its PDC's) */
+	u32 sq_psn;		/* the same (RC reports its PDC's) */
 	u32 mtu;		/* path MTU in payload bytes */
 	u32 seg;		/* payload bytes of an RC data packet (uet_rc_seg()) */
 	struct uet_addrs addrs;
@@ -287,8 +287,8 @@ struct uet_qp {
 	struct uet_pdc_tx tx;
 	struct uet_pdc_rx rx;
 	/* Each direction starts where its sender says, with SYN on its first
-	 * packets (UE PDS): a responder that never reaches RTS (no sq_psn)
-	 * still answers READs, and its peer learns the start PSN from them.
+	 * packets (UE PDS): at its sq_psn, or, for a responder that answers
+	 * READs before RTS gave it one, at its rq_psn (the peer's sq_psn).
 	 */
 	bool tx_used;		/* a packet went out: sq_psn can no longer apply */
 	bool tx_synced;		/* the peer acknowledged: stop sending SYN */

@@ -176,7 +176,7 @@ int uet_probe_pack(u16 opaque, u32 nonce, bool answer, void *buf, size_t len)
 }
 EXPORT_SYMBOL_IF_KUNIT(uet_probe_pack);
 
-int uet_cnp_pack(u16 spdcid, u16 dpdcid, void *buf, size_t len)
+int uet_cnp_pack(u16 spdcid, u16 dpdcid, u32 psn, void *buf, size_t len)
 {
 	struct uet_pds_ctl_hdr *hdr = buf;
 
@@ -185,6 +185,7 @@ int uet_cnp_pack(u16 spdcid, u16 dpdcid, void *buf, size_t len)
 	memset(buf, 0, sizeof(*hdr));
 	put_unaligned_be16(uet_prologue(UET_PDS_CONTROL, UET_CTL_CNP, 0),
 			   &hdr->prologue);
+	put_unaligned_be32(psn, &hdr->psn);
 	put_unaligned_be16(spdcid, &hdr->spdcid);
 	put_unaligned_be16(dpdcid, &hdr->dpdcid);
 	return sizeof(*hdr);

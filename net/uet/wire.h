@@ -202,7 +202,7 @@ struct uet_pds_ctl_hdr {
 #define UET_PDS_PLAIN_ACK_LEN	12
 
 int uet_probe_pack(u16 opaque, u32 nonce, bool answer, void *buf, size_t len);
-int uet_cnp_pack(u16 spdcid, u16 dpdcid, void *buf, size_t len);
+int uet_cnp_pack(u16 spdcid, u16 dpdcid, u32 psn, void *buf, size_t len);
 int uet_ctl_type(const void *buf, size_t len);
 int uet_probe_parse(const void *buf, size_t len, u16 *opaque, u32 *nonce,
 		    bool *answer);

@@ -52,11 +52,14 @@
 #define F_SYN		0x04
 #define OP_SEND		1
 #define OP_WRITE	4
+#define OP_READ_RESP	7
+#define READ_LEN	64
 #define NACK_RNR	0x09
 #define PDS_ACK		7
 #define PDS_CONTROL	11
 #define ACK_F_PROBE	0x08
 #define CTL_PROBE	6
+#define CTL_CNP		15
 #define CTL_LEN		16
 #define PLAIN_ACK_LEN	12
 #define PROBE_FLOOD	6000
@@ -121,7 +124,8 @@ static void side_init(struct side *s, const char *dev, int gid_index,
 	if (inet_pton(AF_INET, alt, &s->alt) != 1)
 		die("ALT is not an IPv4 address");
 	vu_side_buf(&s->v, BUF_LEN, 0, 0, BUF_LEN,
-		    IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+		    IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+		    IBV_ACCESS_REMOTE_READ);
 	s->sock = ns_socket(ns_path, s->addr);
 	s->sock_alt = ns_socket(ns_path, s->alt);
 }
@@ -130,7 +134,8 @@ static void qp_connect(struct side *s, const struct side *peer, uint32_t psn,
 		       uint32_t peer_psn, uint8_t retry_cnt)
 {
 	struct vu_conn c = vu_conn(peer->v.qp->qp_num, &peer->v.gid,
-				   s->v.gid_index, IBV_ACCESS_REMOTE_WRITE);
+				   s->v.gid_index,
+				   IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
 
 	c.sq_psn = psn;
 	c.rq_psn = peer_psn;
@@ -399,6 +404,89 @@ static void forged_rnr(struct side *a, struct side *b)
 	       status < 0 ? "no completion in 10 s" : ibv_wc_status_str(status));
 	check(status == IBV_WC_RETRY_EXC_ERR,
 	      "  its retries ran out (transport retry counter exceeded)");
+}
+
+/* A READ's answer from B's address that says B's PSNs start at a PSN of
+ * its choosing (SYN), not at A's rq_psn, while A's READ waits for its
+ * answer (B's QP is still in INIT and drops it): A takes none of its
+ * bytes, and once B reaches RTS the real answer completes the READ.
+ */
+static void forged_answer(struct side *a, struct side *b)
+{
+	struct ibv_qp_attr attr = {
+		.qp_state = IBV_QPS_INIT,
+		.port_num = 1,
+		.qp_access_flags = IBV_ACCESS_REMOTE_READ,
+	};
+	uint8_t pkt[REQ_HDR_LEN + READ_LEN], want[READ_LEN];
+	long was;
+	size_t n;
+	int st;
+
+	if (a->v.qp && (ibv_destroy_qp(a->v.qp) || ibv_destroy_qp(b->v.qp)))
+		die("ibv_destroy_qp");
+	vu_drain(a->v.cq);
+	vu_drain(b->v.cq);
+	a->v.qp = vu_rc_qp(a->v.pd, a->v.cq, 64);
+	b->v.qp = vu_rc_qp(b->v.pd, b->v.cq, 64);
+	if (!a->v.qp || !b->v.qp)
+		die("ibv_create_qp");
+	if (ibv_modify_qp(b->v.qp, &attr, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
+		die("B's QP to INIT");
+	qp_connect(a, b, PSN_A, PSN_B, 7);
+	fill(b->v.buf, READ_LEN, 11);
+	memcpy(want, b->v.buf, READ_LEN);
+	memset(a->v.buf, 0, READ_LEN);
+	if (!post_send(a, IBV_WR_RDMA_READ, 0, READ_LEN,
+		       (uintptr_t)b->v.buf, b->v.mr->rkey))
+		die("ibv_post_send (READ)");
+	was = hw_counter(a, "drop_out_of_window");
+	n = pack_req(pkt, F_SYN, PSN_B + 5000, b->v.qp->qp_num,
+		     a->v.qp->qp_num, OP_READ_RESP, 0, READ_LEN);
+	printf("a SYN READ answer from B's address starting elsewhere than A's rq_psn\n");
+	forge(b->sock, a->addr, pkt, n);
+	check(counter_reaches(a, "drop_out_of_window", was + 1),
+	      "  A counted it out of window");
+	check(a->v.buf[0] != 0xee && a->v.buf[READ_LEN - 1] != 0xee,
+	      "  none of its bytes reached A's READ buffer");
+	qp_connect(b, a, PSN_B, PSN_A, 7);
+	st = next_cqe(a);
+	printf("  A's READ: %s\n", st < 0 ? "no completion" : ibv_wc_status_str(st));
+	check(st == IBV_WC_SUCCESS && !memcmp(a->v.buf, want, READ_LEN),
+	      "  B's real answer completed it, byte for byte");
+}
+
+/* A CNP from B's address naming a PSN A never sent is dropped before it
+ * reaches A's congestion control; one naming a PSN A sent is taken.
+ */
+static void forged_cnp(struct side *a, struct side *b)
+{
+	uint8_t pkt[CTL_LEN];
+	long was, cnps;
+
+	pair_new(a, b, 7);
+	if (!post_recv(b, 0, MSG_LEN))
+		die("ibv_post_recv");
+	check(send_lands(a, b, 3), "a SEND, so that A has sent PSNs");
+	memset(pkt, 0, CTL_LEN);
+	put16(pkt, PDS_CONTROL << PDS_TYPE_SHIFT | CTL_CNP << 7);
+	put32(pkt + 4, PSN_A + 1000000);
+	put16(pkt + 8, b->v.qp->qp_num);
+	put16(pkt + 10, a->v.qp->qp_num);
+	was = hw_counter(a, "drop_out_of_window");
+	cnps = hw_counter(a, "cnps_received");
+	printf("a CNP from B's address naming a PSN A never sent\n");
+	forge(b->sock, a->addr, pkt, CTL_LEN);
+	check(counter_reaches(a, "drop_out_of_window", was + 1),
+	      "  A counted it out of window");
+	check(hw_counter(a, "cnps_received") == cnps,
+	      "  and did not take it as a CNP");
+	put32(pkt + 4, PSN_A);
+	printf("a CNP from B's address naming the PSN of A's SEND\n");
+	forge(b->sock, a->addr, pkt, CTL_LEN);
+	check(counter_reaches(a, "cnps_received", cnps + 1),
+	      "  A took it as a CNP");
 }
 
 static size_t pack_probe(uint8_t *p, uint16_t ev, bool answer, uint32_t nonce)
@@ -670,9 +758,11 @@ int main(int argc, char **argv)
 		    a.sock_alt, b.addr, 0, PSN_A, "drop_no_qp");
 	forged_send(&a, &b, "a SEND to another address of B's host",
 		    a.sock, b.alt, 0, PSN_A, "drop_no_qp");
+	forged_answer(&a, &b);
 	forged_ack(&a, &b, 10);
 	forged_ack(&a, &b, 1000000);
 	forged_rnr(&a, &b);
+	forged_cnp(&a, &b);
 	forged_probes(&a, &b);
 	flood(&a, &b, seed);
 	return failures ? 1 : 0;

@@ -420,6 +420,37 @@ static void check_send_errors(struct end *a, struct end *b)
 	vu_check(&failures, ok, "a QPN over 16 bits: IBV_WC_LOC_QP_OP_ERR, SQE, flush, RTS again");
 }
 
+/* A datagram to the subnet's broadcast address (the GID's IPv4 address
+ * with 255 last, a /24) leaves nothing: the send completes, as a datagram
+ * the network lost, and no packet is counted.
+ */
+static void check_broadcast(struct end *a, struct end *b)
+{
+	struct ibv_ah_attr attr = {
+		.is_global = 1,
+		.port_num = 1,
+		.grh = { .dgid = gid, .sgid_index = gid_index, .hop_limit = 64 },
+	};
+	struct ibv_sge ss = sge_at(0, 64);
+	struct ibv_ah *unicast = ah;
+	uint64_t id = next_id++;
+	long long tx;
+	bool ok;
+
+	attr.grh.dgid.raw[15] = 255;
+	ah = ibv_create_ah(pd, &attr);
+	if (!ah)
+		die("ibv_create_ah (broadcast)");
+	tx = vu_counter(dev, "tx_packets");
+	post_send(a, id, &ss, 1, IBV_WR_SEND, 0, 0, b->qp->qp_num, QKEY);
+	ok = send_done(a, id, IBV_WC_SUCCESS) &&
+	     vu_counter(dev, "tx_packets") == tx;
+	vu_check(&failures, ok, "a datagram to the subnet's broadcast address: nothing sent");
+	if (ibv_destroy_ah(ah))
+		die("ibv_destroy_ah");
+	ah = unicast;
+}
+
 /* The slot of the WQE whose wr_id is id, in a ring this process maps:
  * slots follow the 384-byte header, each a power of two of 64 bytes or
  * more, and begin with the wr_id. A send WQE (ring set) has its opcode at
@@ -900,6 +931,7 @@ int main(int argc, char **argv)
 	check_inline(&a, &b);
 	check_qkey(&a, &b);
 	check_send_errors(&a, &b);
+	check_broadcast(&a, &b);
 	check_tampered(&b);
 	check_early_post(&b);
 	check_tampered_recv(&a);
