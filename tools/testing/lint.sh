@@ -19,7 +19,7 @@
 # the .c files) show with sparse's.
 #
 # The scripts come from Debian's linux-source-6.1, unpacked into the cache
-# as debug-kernel.sh does (the same tree: it is unpacked once). Every
+# by linux-source.sh (the tree the debug kernel is built from). Every
 # finding is printed; the check fails on any. KDIR: the stock headers.
 set -euo pipefail
 
@@ -28,15 +28,7 @@ cache=${UET_CACHE:-$HOME/.cache/uet}
 cd "$top"
 
 kdir=${KDIR:-/usr/src/linux-headers-$(tools/testing/deps.sh | tail -n1)}
-ver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
-ksrc=$cache/src/linux-source-$ver
-if [ ! -e "$ksrc/.unpacked" ]; then
-	echo "lint: unpacking linux-source $ver" >&2
-	rm -rf "$ksrc"
-	mkdir -p "$ksrc"
-	tar -xJf /usr/src/linux-source-6.1.tar.xz -C "$ksrc" --strip-components=1
-	touch "$ksrc/.unpacked"
-fi
+ksrc=$(tools/testing/linux-source.sh)
 
 files=()
 for f in net/uet/*.[ch] net/sched/sch_uet*.c include/uapi/linux/uet.h \

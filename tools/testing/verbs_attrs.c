@@ -297,16 +297,6 @@ static void srq_limits(struct side *s)
 	ibv_destroy_srq(srq);
 }
 
-static enum ibv_qp_state qp_state(struct ibv_qp *qp)
-{
-	struct ibv_qp_init_attr init;
-	struct ibv_qp_attr attr;
-
-	if (ibv_query_qp(qp, &attr, IBV_QP_STATE, &init))
-		die("ibv_query_qp");
-	return attr.qp_state;
-}
-
 /* An RC QP of s on s->v.cq with every SGE the device allows. */
 static struct ibv_qp *rc_qp(struct side *s)
 {
@@ -354,12 +344,12 @@ static void qp_attr_limits(struct side *a, struct side *b)
 
 	c.max_dest_rd_atomic = rd + 1;
 	err = vu_rc_connect(qp, &c) ? errno : 0;
-	refused(err && qp_state(qp) == IBV_QPS_INIT, err,
+	refused(err && vu_qp_state(qp) == IBV_QPS_INIT, err,
 		"max_qp_rd_atom + 1: max_dest_rd_atomic at RTR");
 	c.max_dest_rd_atomic = rd;
 	c.max_rd_atomic = init + 1;
 	err = vu_rc_connect(qp, &c) ? errno : 0;
-	refused(err && qp_state(qp) == IBV_QPS_RTR, err,
+	refused(err && vu_qp_state(qp) == IBV_QPS_RTR, err,
 		"max_qp_init_rd_atom + 1: max_rd_atomic at RTS, after RTR took max_qp_rd_atom");
 	ibv_destroy_qp(qp);
 

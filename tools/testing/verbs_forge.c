@@ -144,8 +144,11 @@ static void qp_connect(struct side *s, const struct side *peer, uint32_t psn,
 		die("INIT, RTR or RTS");
 }
 
-/* A fresh QP pair; A gives up after retry_cnt retransmissions. */
-static void pair_new(struct side *a, struct side *b, uint8_t retry_cnt)
+/* A fresh QP pair, A connected to B; A gives up after retry_cnt
+ * retransmissions. B's QP stays in RESET unless connect_b.
+ */
+static void pair_make(struct side *a, struct side *b, uint8_t retry_cnt,
+		      bool connect_b)
 {
 	if (a->v.qp && (ibv_destroy_qp(a->v.qp) || ibv_destroy_qp(b->v.qp)))
 		die("ibv_destroy_qp");
@@ -156,7 +159,13 @@ static void pair_new(struct side *a, struct side *b, uint8_t retry_cnt)
 	if (!a->v.qp || !b->v.qp)
 		die("ibv_create_qp");
 	qp_connect(a, b, PSN_A, PSN_B, retry_cnt);
-	qp_connect(b, a, PSN_B, PSN_A, 7);
+	if (connect_b)
+		qp_connect(b, a, PSN_B, PSN_A, 7);
+}
+
+static void pair_new(struct side *a, struct side *b, uint8_t retry_cnt)
+{
+	pair_make(a, b, retry_cnt, true);
 }
 
 static long hw_counter(const struct side *s, const char *name)
@@ -423,18 +432,10 @@ static void forged_answer(struct side *a, struct side *b)
 	size_t n;
 	int st;
 
-	if (a->v.qp && (ibv_destroy_qp(a->v.qp) || ibv_destroy_qp(b->v.qp)))
-		die("ibv_destroy_qp");
-	vu_drain(a->v.cq);
-	vu_drain(b->v.cq);
-	a->v.qp = vu_rc_qp(a->v.pd, a->v.cq, 64);
-	b->v.qp = vu_rc_qp(b->v.pd, b->v.cq, 64);
-	if (!a->v.qp || !b->v.qp)
-		die("ibv_create_qp");
+	pair_make(a, b, 7, false);
 	if (ibv_modify_qp(b->v.qp, &attr, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
 			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
 		die("B's QP to INIT");
-	qp_connect(a, b, PSN_A, PSN_B, 7);
 	fill(b->v.buf, READ_LEN, 11);
 	memcpy(want, b->v.buf, READ_LEN);
 	memset(a->v.buf, 0, READ_LEN);

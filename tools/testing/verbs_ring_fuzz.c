@@ -44,17 +44,11 @@
  */
 enum ring_kind { CQ_A, CQ_B, SRQ, SQ_A, RQ_A, SQ_B, NR_RINGS };
 
-struct map {
-	uint8_t *addr;
-	size_t len;
-	unsigned long offset;	/* the device gives each ring its own */
-};
-
 struct pair {
 	struct ibv_cq *cq_a, *cq_b;
 	struct ibv_srq *srq;
 	struct ibv_qp *a, *b;
-	struct map ring[NR_RINGS];
+	struct vu_map ring[NR_RINGS];
 };
 
 static struct ibv_context *ctx;
@@ -83,40 +77,16 @@ static uint32_t rnd(void)
 	return (uint32_t)random() ^ ((uint32_t)random() << 16);
 }
 
-/* Every mapping of a uverbs device in this process. */
-static int device_maps(struct map *m)
-{
-	char line[512];
-	int count = 0;
-	FILE *f;
-
-	f = fopen("/proc/self/maps", "r");
-	if (!f)
-		die("/proc/self/maps");
-	while (count < MAX_MAPS && fgets(line, sizeof(line), f)) {
-		unsigned long start, end, offset;
-
-		if (!strstr(line, "/dev/infiniband/uverbs") ||
-		    sscanf(line, "%lx-%lx %*s %lx", &start, &end, &offset) != 3 ||
-		    end - start < sizeof(struct rxe_queue_buf))
-			continue;
-		m[count].addr = (uint8_t *)start;
-		m[count].len = end - start;
-		m[count].offset = offset;
-		count++;
-	}
-	fclose(f);
-	return count;
-}
-
 /* The mappings of now that were not in old[count]: what a create or a
  * resize just mapped (a resize may map the new ring where the old was,
  * but never at the old ring's offset). Returns how many (at most two, first in new[0]).
  */
-static int new_maps(const struct map *old, int count, struct map *new)
+static int new_maps(const struct vu_map *old, int count, struct vu_map *new)
 {
-	struct map now[MAX_MAPS];
-	int k = device_maps(now), i, j, found = 0;
+	struct vu_map now[MAX_MAPS];
+	int k, i, j, found = 0;
+
+	k = vu_device_maps(now, MAX_MAPS, sizeof(struct rxe_queue_buf));
 
 	for (i = 0; i < k; i++) {
 		for (j = 0; j < count && old[j].offset != now[i].offset; j++)
@@ -127,7 +97,7 @@ static int new_maps(const struct map *old, int count, struct map *new)
 	return found;
 }
 
-static unsigned int elem_size(const struct map *m)
+static unsigned int elem_size(const struct vu_map *m)
 {
 	return 1U << ((struct rxe_queue_buf *)m->addr)->log2_elem_size;
 }
@@ -155,10 +125,10 @@ static void connect_qp(struct ibv_qp *qp, uint32_t peer_qpn)
  * (the send queue's slots are the larger: a send WQE holds the remote
  * address and more SGEs).
  */
-static void record_rings(struct pair *p, const struct map *old, int count,
+static void record_rings(struct pair *p, const struct vu_map *old, int count,
 		   int want, enum ring_kind first, enum ring_kind second)
 {
-	struct map new[2], t;
+	struct vu_map new[2], t;
 
 	if (new_maps(old, count, new) != want)
 		die("the rings did not show up as the rxe provider maps them");
@@ -185,33 +155,33 @@ static void pair_create(struct pair *p)
 		.qp_type = IBV_QPT_RC,
 	};
 
-	struct map old[MAX_MAPS];
+	struct vu_map old[MAX_MAPS];
 	int count;
 
-	count = device_maps(old);
+	count = vu_device_maps(old, MAX_MAPS, sizeof(struct rxe_queue_buf));
 	p->cq_a = ibv_create_cq(ctx, 2 * DEPTH, NULL, NULL, 0);
 	if (!p->cq_a)
 		die("ibv_create_cq");
 	record_rings(p, old, count, 1, CQ_A, CQ_A);
-	count = device_maps(old);
+	count = vu_device_maps(old, MAX_MAPS, sizeof(struct rxe_queue_buf));
 	p->cq_b = ibv_create_cq(ctx, 2 * DEPTH, NULL, NULL, 0);
 	if (!p->cq_b)
 		die("ibv_create_cq");
 	record_rings(p, old, count, 1, CQ_B, CQ_B);
-	count = device_maps(old);
+	count = vu_device_maps(old, MAX_MAPS, sizeof(struct rxe_queue_buf));
 	p->srq = ibv_create_srq(pd, &sa);
 	if (!p->srq)
 		die("ibv_create_srq");
 	record_rings(p, old, count, 1, SRQ, SRQ);
 	qa.send_cq = qa.recv_cq = p->cq_a;
-	count = device_maps(old);
+	count = vu_device_maps(old, MAX_MAPS, sizeof(struct rxe_queue_buf));
 	p->a = ibv_create_qp(pd, &qa);
 	if (!p->a)
 		die("ibv_create_qp");
 	record_rings(p, old, count, 2, SQ_A, RQ_A);
 	qa.send_cq = qa.recv_cq = p->cq_b;
 	qa.srq = p->srq;
-	count = device_maps(old);
+	count = vu_device_maps(old, MAX_MAPS, sizeof(struct rxe_queue_buf));
 	p->b = ibv_create_qp(pd, &qa);
 	if (!p->b)
 		die("ibv_create_qp");
@@ -331,7 +301,7 @@ static void write_index(struct pair *p)
  */
 static void scribble(struct pair *p)
 {
-	struct map *m = &p->ring[rnd() % NR_RINGS];
+	struct vu_map *m = &p->ring[rnd() % NR_RINGS];
 	struct rxe_queue_buf *q = (struct rxe_queue_buf *)m->addr;
 	size_t len = 1UL << q->log2_elem_size, off, i;
 
@@ -347,8 +317,8 @@ static void resize(struct pair *p)
 {
 	struct ibv_srq_attr sa = { .max_wr = 1 + rnd() % (4 * DEPTH) };
 	enum ring_kind k = rnd() % 3 ? (rnd() % 2 ? CQ_A : CQ_B) : SRQ;
-	struct map old[MAX_MAPS];
-	int count = device_maps(old), err;
+	struct vu_map old[MAX_MAPS];
+	int count = vu_device_maps(old, MAX_MAPS, sizeof(struct rxe_queue_buf)), err;
 
 	n.resizes++;
 	if (k == SRQ)

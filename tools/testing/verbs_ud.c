@@ -147,16 +147,6 @@ static struct end ud_end(void)
 	return ud_end_srq(NULL);
 }
 
-static enum ibv_qp_state qp_state(struct ibv_qp *qp)
-{
-	struct ibv_qp_attr attr;
-	struct ibv_qp_init_attr init;
-
-	if (ibv_query_qp(qp, &attr, IBV_QP_STATE, &init))
-		die("ibv_query_qp");
-	return attr.qp_state;
-}
-
 /* The receiver's pass may run after the sender's post returned (another
  * CPU's work item): its outcome is waited for, up to 5 s.
  */
@@ -164,7 +154,7 @@ static bool wait_state(struct ibv_qp *qp, enum ibv_qp_state state)
 {
 	double end = now_s() + 5;
 
-	while (qp_state(qp) != state)
+	while (vu_qp_state(qp) != state)
 		if (now_s() >= end)
 			return false;
 	return true;
@@ -384,8 +374,8 @@ static bool sqe_and_back(struct end *a, struct end *b)
 	uint64_t id = next_id++;
 	struct ibv_sge ss = sge_at(0, 8);
 
-	if (qp_state(a->qp) != IBV_QPS_SQE) {
-		printf("# the QP is in state %d, not SQE\n", qp_state(a->qp));
+	if (vu_qp_state(a->qp) != IBV_QPS_SQE) {
+		printf("# the QP is in state %d, not SQE\n", vu_qp_state(a->qp));
 		return false;
 	}
 	post_send(a, id, &ss, 1, IBV_WR_SEND, 0, 0, b->qp->qp_num, QKEY);
@@ -564,8 +554,8 @@ static bool tampered_send(struct end *c, struct sq *sq, struct end *b,
 		ok = recv_done(b, c, rid, buf + BUF / 2, 64, false, 0,
 			       buf + BUF / 2 + GRH, buf);
 	if (ok && want != IBV_WC_SUCCESS) {
-		if (qp_state(c->qp) != IBV_QPS_SQE) {
-			printf("# the QP is in state %d, not SQE\n", qp_state(c->qp));
+		if (vu_qp_state(c->qp) != IBV_QPS_SQE) {
+			printf("# the QP is in state %d, not SQE\n", vu_qp_state(c->qp));
 			ok = false;
 		}
 		if (ibv_modify_qp(c->qp, &attr, IBV_QP_STATE | IBV_QP_CUR_STATE))
@@ -855,7 +845,7 @@ static void check_srq(struct end *a, struct end *b)
 		       ibv_wc_status_str(wc.status));
 		ok = false;
 	}
-	ok = ok && qp_state(y.qp) == IBV_QPS_RTS &&
+	ok = ok && vu_qp_state(y.qp) == IBV_QPS_RTS &&
 	     srq_send(a, &y, id[7], 1, 100) &&
 	     vu_counter_reaches(dev, "drop_access", before + 1, 5);
 	vu_check(&failures, ok, "SRQ: a WQE too small for the datagram: IBV_WC_LOC_LEN_ERR, the QP stays in RTS");

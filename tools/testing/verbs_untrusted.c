@@ -44,43 +44,15 @@ static int failures;
 /* A doorbell flushes at most 256 passes' budgets (net/uet/engine.c). */
 static double doorbell_max_s = 5;
 
-struct map {
-	uint8_t *addr;
-	size_t len;
-	unsigned long offset;
-};
-
-static int device_maps(struct map *m)
-{
-	char line[512];
-	int count = 0;
-	FILE *f;
-
-	f = fopen("/proc/self/maps", "r");
-	if (!f)
-		die("/proc/self/maps");
-	while (count < MAX_MAPS && fgets(line, sizeof(line), f)) {
-		unsigned long start, end, offset;
-
-		if (!strstr(line, "/dev/infiniband/uverbs") ||
-		    sscanf(line, "%lx-%lx %*s %lx", &start, &end, &offset) != 3 ||
-		    end - start < sizeof(struct rxe_queue_buf))
-			continue;
-		m[count].addr = (uint8_t *)start;
-		m[count].len = end - start;
-		m[count].offset = offset;
-		count++;
-	}
-	fclose(f);
-	return count;
-}
 
 /* The largest ring mapped since old[count] was read: a QP's send queue. */
-static struct rxe_queue_buf *new_send_ring(const struct map *old, int count)
+static struct rxe_queue_buf *new_send_ring(const struct vu_map *old, int count)
 {
-	struct map now[MAX_MAPS];
-	struct map *best = NULL;
-	int k = device_maps(now), i, j;
+	struct vu_map now[MAX_MAPS];
+	struct vu_map *best = NULL;
+	int k, i, j;
+
+	k = vu_device_maps(now, MAX_MAPS, sizeof(struct rxe_queue_buf));
 
 	for (i = 0; i < k; i++) {
 		for (j = 0; j < count && old[j].offset != now[i].offset; j++)
@@ -156,7 +128,7 @@ static void flush(struct ibv_context *ctx, struct ibv_pd *pd,
 	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_INIT, .port_num = 1,
 				    .qkey = 0x11111111 };
 	struct refill r = {};
-	struct map old[MAX_MAPS];
+	struct vu_map old[MAX_MAPS];
 	double worst = 0, t, t_modify, t_destroy;
 	unsigned int slots;
 	struct ibv_wc wc;
@@ -169,7 +141,7 @@ static void flush(struct ibv_context *ctx, struct ibv_pd *pd,
 		die("ibv_create_cq");
 	init.send_cq = cq;
 	init.recv_cq = cq;
-	count = device_maps(old);
+	count = vu_device_maps(old, MAX_MAPS, sizeof(struct rxe_queue_buf));
 	qp = ibv_create_qp(pd, &init);
 	if (!qp) {
 		perror("ibv_create_qp (16383 sends)");
@@ -223,16 +195,6 @@ static void flush(struct ibv_context *ctx, struct ibv_pd *pd,
 		 t_destroy < doorbell_max_s, what);
 }
 
-static enum ibv_qp_state qp_state(struct ibv_qp *qp)
-{
-	struct ibv_qp_init_attr init;
-	struct ibv_qp_attr attr;
-
-	if (ibv_query_qp(qp, &attr, IBV_QP_STATE, &init))
-		die("ibv_query_qp");
-	return attr.qp_state;
-}
-
 /* RESET -> RTS claiming to be in RTS (CUR_STATE) must fail, whatever
  * the QP type, and leave the QP in RESET.
  */
@@ -264,8 +226,8 @@ static void cur_state(struct ibv_context *ctx, struct ibv_pd *pd,
 	snprintf(what, sizeof(what),
 		 "%s QP in RESET told to go to RTS \"from RTS\" (IB_QP_CUR_STATE): %s, QP in %s",
 		 name, err ? strerror(err) : "accepted",
-		 qp_state(qp) == IBV_QPS_RESET ? "RESET" : "another state");
-	vu_check(&failures, err == EINVAL && qp_state(qp) == IBV_QPS_RESET,
+		 vu_qp_state(qp) == IBV_QPS_RESET ? "RESET" : "another state");
+	vu_check(&failures, err == EINVAL && vu_qp_state(qp) == IBV_QPS_RESET,
 		 what);
 	if (type == IBV_QPT_UD && err) {
 		struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT,
@@ -284,7 +246,7 @@ static void cur_state(struct ibv_context *ctx, struct ibv_pd *pd,
 		snprintf(what, sizeof(what),
 			 "  a true CUR_STATE (RTS -> RTS from RTS) is taken: %s",
 			 err ? strerror(err) : "yes");
-		vu_check(&failures, !err && qp_state(qp) == IBV_QPS_RTS,
+		vu_check(&failures, !err && vu_qp_state(qp) == IBV_QPS_RTS,
 			 what);
 	}
 	ibv_destroy_qp(qp);

@@ -2,9 +2,10 @@
 /*
  * What the selftests' verbs programs (verbs_bad_access, verbs_forge,
  * verbs_faults, verbs_ring_fuzz, cq_overflow, ring_charge, qp_lifecycle,
- * verbs_attrs, verbs_mw, verbs_atomic_write, verbs_uc) share: opening a
- * device by name, one side of a two-device test, creating and connecting
- * an RC QP, ringing a doorbell, waiting for a completion, printing a
+ * verbs_attrs, verbs_mw, verbs_atomic_write, verbs_uc, verbs_ud,
+ * verbs_untrusted) share: opening a device by name, one side of a
+ * two-device test, creating and connecting an RC QP, ringing a doorbell,
+ * waiting for a completion, a QP's state, the rings mapped, printing a
  * check.
  */
 #ifndef VERBS_UTIL_H
@@ -256,6 +257,52 @@ static inline void vu_doorbell(struct ibv_qp *qp)
 	}, *bad;
 
 	ibv_post_send(qp, &wr, &bad);
+}
+
+/* The state qp is in (ibv_query_qp); exits if it cannot be read. */
+static inline enum ibv_qp_state vu_qp_state(struct ibv_qp *qp)
+{
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr attr;
+
+	if (ibv_query_qp(qp, &attr, IBV_QP_STATE, &init))
+		vu_die("ibv_query_qp");
+	return attr.qp_state;
+}
+
+/* A mapping of the uverbs device: a ring the rxe provider mapped. */
+struct vu_map {
+	unsigned char *addr;
+	size_t len;
+	unsigned long offset;	/* the device gives each ring its own */
+};
+
+/* The process's mappings of a uverbs device at least min_len long (a
+ * ring's header), at most max of them, into m; returns how many.
+ */
+static inline int vu_device_maps(struct vu_map *m, int max, size_t min_len)
+{
+	char line[512];
+	int count = 0;
+	FILE *f;
+
+	f = fopen("/proc/self/maps", "r");
+	if (!f)
+		vu_die("/proc/self/maps");
+	while (count < max && fgets(line, sizeof(line), f)) {
+		unsigned long start, end, offset;
+
+		if (!strstr(line, "/dev/infiniband/uverbs") ||
+		    sscanf(line, "%lx-%lx %*s %lx", &start, &end, &offset) != 3 ||
+		    end - start < min_len)
+			continue;
+		m[count].addr = (unsigned char *)start;
+		m[count].len = end - start;
+		m[count].offset = offset;
+		count++;
+	}
+	fclose(f);
+	return count;
 }
 
 /* Completions left over (flushes of a failed QP) are not the next's. */

@@ -25,14 +25,7 @@ if [ -e "$out/.done" ]; then
 	exit 0
 fi
 
-src=$cache/src/linux-source-$ver
-if [ ! -e "$src/.unpacked" ]; then
-	echo "debug-kernel: unpacking linux-source $ver" >&2
-	rm -rf "$src"
-	mkdir -p "$src"
-	tar -xJf /usr/src/linux-source-6.1.tar.xz -C "$src" --strip-components=1
-	touch "$src/.unpacked"
-fi
+src=$("$here/../linux-source.sh")
 
 export CCACHE_DIR=$cache/ccache
 export KBUILD_BUILD_TIMESTAMP='2026-01-01' KBUILD_BUILD_USER=uet KBUILD_BUILD_HOST=uet

@@ -1,0 +1,19 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Unpacks (once) Debian's linux-source-6.1 into the cache and prints the
+# tree's directory: the debug kernel is built from it (vm/debug-kernel.sh),
+# lint takes the kernel's analysers from it (lint.sh).
+set -euo pipefail
+
+cache=${UET_CACHE:-$HOME/.cache/uet}
+ver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+src=$cache/src/linux-source-$ver
+if [ ! -e "$src/.unpacked" ]; then
+	echo "linux-source: unpacking $ver" >&2
+	rm -rf "$src"
+	mkdir -p "$src"
+	tar -xJf /usr/src/linux-source-6.1.tar.xz -C "$src" --strip-components=1
+	touch "$src/.unpacked"
+fi
+echo "$src"
