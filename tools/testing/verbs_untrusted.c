@@ -39,7 +39,7 @@
 
 #define MAX_MAPS	64
 #define SQ_DEPTH	16383	/* a ring of 16384 slots */
-#define DOORBELLS	20
+#define DOORBELLS	8
 static int failures;
 /* A doorbell flushes at most 256 passes' budgets (net/uet/engine.c). */
 static double doorbell_max_s = 5;
