@@ -30,9 +30,7 @@ int uet_pdc_tx_init(struct uet_pdc_tx *tx, u32 win, u32 isn)
 		return -ENOMEM;
 	tx->ring_mask = size - 1;
 	tx->win = win;
-	tx->una = isn;
-	tx->nxt = isn;
-	tx->sacked_hi = isn;
+	uet_pdc_tx_start(tx, isn);
 	tx->nlost = 0;
 	tx->nlost_rto = 0;
 	tx->nlate = 0;
@@ -40,7 +38,6 @@ int uet_pdc_tx_init(struct uet_pdc_tx *tx, u32 win, u32 isn)
 	tx->rto_late = false;
 	tx->delivered_sent_ns = 0;
 	tx->nsacked = 0;
-	tx->acked_hi = isn;
 	tx->inflight_bytes = 0;
 	tx->lost_bytes = 0;
 	tx->srtt_ns = 0;

@@ -118,6 +118,15 @@ int uet_pdc_tx_init(struct uet_pdc_tx *tx, u32 win, u32 isn);
 void uet_pdc_tx_free(struct uet_pdc_tx *tx, uet_pdc_release_t release,
 		     void *arg);
 
+/* Where a PSN space nothing was sent in starts: isn. */
+static inline void uet_pdc_tx_start(struct uet_pdc_tx *tx, u32 isn)
+{
+	tx->una = isn;
+	tx->nxt = isn;
+	tx->sacked_hi = isn;
+	tx->acked_hi = isn;
+}
+
 static inline u32 uet_pdc_tx_inflight(const struct uet_pdc_tx *tx)
 {
 	return tx->nxt - tx->una;

@@ -743,12 +743,8 @@ int uet_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		qp->rq_psn = attr->rq_psn;
 	if (mask & IB_QP_SQ_PSN)
 		qp->sq_psn = attr->sq_psn;
-	if ((mask & IB_QP_SQ_PSN) && !qp->tx_used) {
-		qp->tx.una = attr->sq_psn;
-		qp->tx.nxt = attr->sq_psn;
-		qp->tx.sacked_hi = attr->sq_psn;
-		qp->tx.acked_hi = attr->sq_psn;
-	}
+	if ((mask & IB_QP_SQ_PSN) && !qp->tx_used)
+		uet_pdc_tx_start(&qp->tx, attr->sq_psn);
 	if (mask & IB_QP_STATE) {
 		trace_uet_qp_state(qp->udev->ibdev.index, qp->ibqp.qp_num,
 				   qp->state, new);

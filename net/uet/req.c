@@ -873,14 +873,8 @@ static void uet_req_nomem(struct uet_qp *qp)
  */
 static void uet_req_rtr_start(struct uet_qp *qp)
 {
-	struct uet_pdc_tx *tx = &qp->tx;
-
-	if (qp->tx_used || uet_qp_state(qp) != IB_QPS_RTR)
-		return;
-	tx->una = qp->rq_psn;
-	tx->nxt = qp->rq_psn;
-	tx->sacked_hi = qp->rq_psn;
-	tx->acked_hi = qp->rq_psn;
+	if (!qp->tx_used && uet_qp_state(qp) == IB_QPS_RTR)
+		uet_pdc_tx_start(&qp->tx, qp->rq_psn);
 }
 
 /* New packets: responses we owe first, then the send queue's. A burst
