@@ -47,12 +47,13 @@ skip() {
 }
 
 # Run a step; a failing step fails the test with its output shown. A
-# passing step shows only its lines that start with "#" (its measurements).
+# passing step shows its seconds and only its lines that start with "#"
+# (its measurements).
 step() {
-	local desc=$1 out
+	local desc=$1 out start=$SECONDS
 	shift
 	if out=$("$@" 2>&1); then
-		log "ok: $desc"
+		log "ok: $desc ($((SECONDS - start)) s)"
 		printf '%s\n' "$out" | sed -n 's/^# /#   /p'
 	else
 		[ -z "$out" ] || printf '%s\n' "$out" | sed 's/^/#   /'

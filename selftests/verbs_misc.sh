@@ -5,11 +5,11 @@
 # and fetch-and-add through ib_atomic_bw), a shared receive queue
 # (ib_send_bw --use-srq), completion events instead of polling (-e), IPv6
 # GIDs, QPs listed by "rdma resource show qp", one CQ_ERR event in a CQ's
-# life, at its first overflow (tools/testing/cq_overflow), rings charged to the creator's
-# memory cgroup (tools/testing/ring_charge; the stock kernel: the debug
-# kernel has no memory controller) and so are payload copies
-# (tools/testing/payload_charge), what an unprivileged user's verbs
-# calls must not do to the kernel (tools/testing/verbs_untrusted), and ECN: data packets leave
+# life, at its first overflow (tools/testing/cq_overflow), rings charged
+# to the creator's memory cgroup (tools/testing/ring_charge) and so are
+# payload copies (tools/testing/payload_charge), what an unprivileged
+# user's verbs calls must not do to the kernel
+# (tools/testing/verbs_untrusted), and ECN: data packets leave
 # ECT(0), a CE mark set by a switch (sch_uet, marking everything) is counted
 # by the receiver and echoed in its ACKs.
 . "$(dirname "$0")/lib.sh"
@@ -99,12 +99,10 @@ payload_charge() {
 	umount "$cg"
 	return "$rc"
 }
-if stock_kernel; then
-	step "CQ rings are charged to the creator's memory cgroup and uncharged on destroy" \
-		ring_charge
-	step "payload copies are charged to the QPs' creator: memory.max bounds them" \
-		payload_charge
-fi
+step "CQ rings are charged to the creator's memory cgroup and uncharged on destroy" \
+	ring_charge
+step "payload copies are charged to the QPs' creator: memory.max bounds them" \
+	payload_charge
 
 # untrusted: tools/testing/verbs_untrusted as uid 65534 (nobody), its
 # lines shown; fails if one of its checks did. The device files are

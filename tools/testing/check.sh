@@ -28,8 +28,9 @@ cd "$top" || exit 1
 # (40 s) left for it, the remote access checks of a region and of a
 # window being one function (uet_rkey_get()). verbs_ud runs its tools
 # there (user UD rings rewritten under the engine, multicast groups), not
-# the stock ones; verbs_pyverbs a sample of rdma-core's suite (42 s).
-debug_tests="kunit.sh qp_lifecycle.sh verbs_faults.sh verbs_forge.sh
+# the stock ones; verbs_pyverbs a sample of rdma-core's suite (42 s);
+# rx_frags every kind of packet with its headers in page fragments.
+debug_tests="kunit.sh qp_lifecycle.sh rx_frags.sh verbs_faults.sh verbs_forge.sh
 	verbs_kernel_ulp.sh verbs_misc.sh verbs_mw.sh verbs_ring_fuzz.sh verbs_netem.sh
 	verbs_rdmacm.sh verbs_ud.sh verbs_pyverbs.sh"
 
