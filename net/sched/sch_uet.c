@@ -26,6 +26,8 @@
 
 #include <linux/pkt_sched_uet.h>
 
+#include "uet_compat.h"
+
 enum uet_band {
 	UET_BAND_TRIM,
 	UET_BAND_PRIO,

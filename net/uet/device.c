@@ -18,6 +18,7 @@
 #include "qp.h"
 #include "udp.h"
 #include "uet.h"
+#include "uet_compat.h"
 #include "wire.h"
 
 /* IB_UVERBS_DEVICE_ATOMIC_WRITE (ib_user_verbs.h, Linux 6.2), not in
@@ -108,7 +109,7 @@ static int uet_query_port(struct ib_device *ibdev, u32 port,
 	attr->state = uet_ndev_port_state(ndev);
 	if (attr->state == IB_PORT_ACTIVE)
 		attr->phys_state = IB_PORT_PHYS_STATE_LINK_UP;
-	else if (dev_get_flags(ndev) & IFF_UP)
+	else if (netif_get_flags(ndev) & IFF_UP)
 		attr->phys_state = IB_PORT_PHYS_STATE_POLLING;
 	else
 		attr->phys_state = IB_PORT_PHYS_STATE_DISABLED;
@@ -213,7 +214,6 @@ static const struct ib_device_ops uet_dev_ops = {
 	.alloc_ucontext = uet_alloc_ucontext,
 	.attach_mcast = uet_attach_mcast,
 	.create_ah = uet_create_ah,
-	.create_cq = uet_create_cq,
 	.create_qp = uet_create_qp,
 	.create_srq = uet_create_srq,
 	.create_user_ah = uet_create_ah,
@@ -247,9 +247,7 @@ static const struct ib_device_ops uet_dev_ops = {
 	.query_port = uet_query_port,
 	.query_qp = uet_query_qp,
 	.query_srq = uet_query_srq,
-	.reg_user_mr = uet_reg_user_mr,
 	.req_notify_cq = uet_req_notify_cq,
-	.resize_cq = uet_resize_cq,
 
 	INIT_RDMA_OBJ_SIZE(ib_ah, uet_ah, ibah),
 	INIT_RDMA_OBJ_SIZE(ib_cq, uet_cq, ibcq),
@@ -369,6 +367,7 @@ int uet_dev_add(const char *ibdev_name, struct net_device *ndev)
 	ibdev->uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_POST_SEND) |
 				  BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
 	ib_set_device_ops(ibdev, &uet_dev_ops);
+	ib_set_device_ops(ibdev, &uet_compat_dev_ops);
 
 	err = ib_device_set_netdev(ibdev, ndev, UET_PORT);
 	if (!err)

@@ -14,6 +14,7 @@
 #include <rdma/uverbs_ioctl.h>
 
 #include "uet.h"
+#include "uet_compat.h"
 
 struct uet_mmap_info {
 	/* One for the ring's owner, one per VMA mapping the buffer. */
@@ -117,7 +118,7 @@ static int uet_mmap_pages(struct vm_area_struct *vma, void *obj)
 	unsigned long addr;
 	int err;
 
-	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
+	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
 	for (addr = vma->vm_start; addr < vma->vm_end; addr += PAGE_SIZE) {
 		err = vm_insert_page(vma, addr, vmalloc_to_page(obj));
 		if (err)

@@ -17,6 +17,7 @@
 
 #include "mr.h"
 #include "uet.h"
+#include "uet_compat_verbs.h"
 
 static struct uet_mr *uet_mr_alloc(struct ib_pd *ibpd, enum uet_mr_type type)
 {
@@ -108,7 +109,7 @@ struct ib_mr *uet_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 	mr = uet_mr_alloc(ibpd, UET_MR_USER);
 	if (!mr)
 		return ERR_PTR(-ENOMEM);
-	umem = ib_umem_get(ibpd->device, start, length, access);
+	umem = ib_umem_get_va(ibpd->device, start, length, access);
 	if (IS_ERR(umem)) {
 		err = PTR_ERR(umem);
 		goto err_free;

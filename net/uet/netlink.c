@@ -15,6 +15,7 @@
 #include "qp.h"
 #include "udp.h"
 #include "uet.h"
+#include "uet_compat.h"
 
 enum uet_nl_mcgrp {
 	UET_NL_MCGRP_EVENTS,
@@ -868,10 +869,10 @@ static int uet_nl_qp_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
 static int uet_nl_qp_get_dumpit(struct sk_buff *skb,
 				struct netlink_callback *cb)
 {
-	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct nlattr **attrs = genl_info_dump(cb)->attrs;
 
-	return uet_nl_dump_devs(skb, cb, info->attrs[UET_A_QP_DEV_INDEX],
-				info->attrs[UET_A_QP_DEV_NAME],
+	return uet_nl_dump_devs(skb, cb, attrs[UET_A_QP_DEV_INDEX],
+				attrs[UET_A_QP_DEV_NAME],
 				uet_nl_qp_dump_one);
 }
 

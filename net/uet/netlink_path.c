@@ -7,6 +7,7 @@
 
 #include "netlink.h"
 #include "peer.h"
+#include "uet_compat.h"
 
 const struct nla_policy uet_nl_path_get_policy[UET_NL_PATH_GET_MAXATTR + 1] = {
 	[UET_A_PATH_DEV_INDEX] = { .type = NLA_U32 },
@@ -106,10 +107,10 @@ out:
 
 int uet_nl_path_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct nlattr **attrs = genl_info_dump(cb)->attrs;
 
-	return uet_nl_dump_devs(skb, cb, info->attrs[UET_A_PATH_DEV_INDEX],
-				info->attrs[UET_A_PATH_DEV_NAME],
+	return uet_nl_dump_devs(skb, cb, attrs[UET_A_PATH_DEV_INDEX],
+				attrs[UET_A_PATH_DEV_NAME],
 				uet_nl_path_dump_one);
 }
 

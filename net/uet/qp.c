@@ -14,7 +14,6 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/hash.h>
-#include <asm/unaligned.h>
 #include <net/inet_ecn.h>
 #include <trace/events/uet.h>
 
@@ -23,6 +22,7 @@
 #include "qp.h"
 #include "ud.h"
 #include "udp.h"
+#include "uet_compat.h"
 
 struct uet_qp *uet_qp_get(struct uet_dev *udev, u32 qpn)
 {
@@ -442,16 +442,16 @@ int uet_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->rnr_retry = 7;
 	uet_engine_init(&qp->eng, uet_qp_pass, uet_qp_admit);
 	skb_queue_head_init(&qp->rxq);
-	hrtimer_init(&qp->rto_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	qp->rto_timer.function = uet_qp_rto_timer;
-	hrtimer_init(&qp->ack_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	qp->ack_timer.function = uet_qp_ack_timer;
-	hrtimer_init(&qp->rnr_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	qp->rnr_timer.function = uet_qp_rnr_timer;
-	hrtimer_init(&qp->reo_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	qp->reo_timer.function = uet_qp_reo_timer;
-	hrtimer_init(&qp->pace_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	qp->pace_timer.function = uet_qp_pace_timer;
+	hrtimer_setup(&qp->rto_timer, uet_qp_rto_timer, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_REL);
+	hrtimer_setup(&qp->ack_timer, uet_qp_ack_timer, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_REL);
+	hrtimer_setup(&qp->rnr_timer, uet_qp_rnr_timer, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_REL);
+	hrtimer_setup(&qp->reo_timer, uet_qp_reo_timer, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_REL);
+	hrtimer_setup(&qp->pace_timer, uet_qp_pace_timer, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_REL);
 	uet_qp_cc_start(qp, &uet_cc_none);
 
 	/* Inline data and the SGE list share the WQE's tail, as in rxe. */

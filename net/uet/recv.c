@@ -5,7 +5,6 @@
  * another owner runs it (engine.c). Only the fixed part of the PDS
  * header is read here; everything else is parsed by the engine's pass.
  */
-#include <asm/unaligned.h>
 #include <trace/events/uet.h>
 
 #include "qp.h"
@@ -13,6 +12,7 @@
 #include "train.h"
 #include "ud.h"
 #include "udp.h"
+#include "uet_compat.h"
 
 /* Bytes that must be present for each PDS type uet accepts. */
 static unsigned int uet_rcv_min_len(int type)

@@ -16,12 +16,12 @@
 #include <linux/highmem.h>
 #include <linux/memcontrol.h>
 #include <linux/sched/mm.h>
-#include <asm/unaligned.h>
 #include <trace/events/uet.h>
 
 #include "psn.h"
 #include "qp.h"
 #include "udp.h"
+#include "uet_compat.h"
 
 #define UET_REQ_HDR_LEN	(sizeof(struct uet_pds_req_hdr) + \
 			 sizeof(struct uet_verbs_hdr_wire))
@@ -145,9 +145,7 @@ void uet_req_free(struct uet_qp *qp)
 		return;
 	uet_train_drop(&req->train);
 	__skb_queue_purge(&req->spare);
-	if (req->frag.va)
-		__page_frag_cache_drain(virt_to_head_page(req->frag.va),
-					req->frag.pagecnt_bias);
+	page_frag_cache_drain(&req->frag);
 	mem_cgroup_put(req->memcg);
 	kvfree(req->swq);
 	kfree(req->jobs);

@@ -9,13 +9,13 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <net/inet_ecn.h>
-#include <asm/unaligned.h>
 
 #include "qp.h"
 #include "psn.h"
 #include "train.h"
 #include "uc.h"
 #include "udp.h"
+#include "uet_compat.h"
 
 int uet_resp_init(struct uet_qp *qp)
 {

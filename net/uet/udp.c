@@ -11,6 +11,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/rtnetlink.h>
+#include <net/addrconf.h>
 #include <net/dsfield.h>
 #include <net/dst_cache.h>
 #include <net/ip6_fib.h>
@@ -18,7 +19,6 @@
 #include <net/nexthop.h>
 #include <net/inet_ecn.h>
 #include <net/ipv6.h>
-#include <net/ipv6_stubs.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 #include <net/route.h>
@@ -27,6 +27,7 @@
 
 #include "recv.h"
 #include "udp.h"
+#include "uet_compat.h"
 #include "wire.h"
 
 unsigned short uet_udp_port = UET_UDP_PORT;
@@ -72,7 +73,7 @@ static struct uet_dev *uet_udp_dev_by_addr(struct net *net, u8 family,
 		break;
 #if IS_ENABLED(CONFIG_IPV6)
 	case AF_INET6:
-		ndev = ipv6_stub->ipv6_dev_find(net, daddr, NULL);
+		ndev = ipv6_dev_find(net, daddr, NULL);
 		break;
 #endif
 	default:
@@ -371,9 +372,9 @@ static void uet_udp_release(struct uet_udp *udp)
 	 * closes: a uet_udp_xmit() that still saw the socket is done by then.
 	 */
 	if (sk4)
-		udp_tunnel_sock_release(sk4);
+		udp_tunnel_sock_release(sk4->sk);
 	if (sk6)
-		udp_tunnel_sock_release(sk6);
+		udp_tunnel_sock_release(sk6->sk);
 }
 
 /* Caller holds uet_udp_lock and a reference on net. */
@@ -509,7 +510,7 @@ static int uet_udp_xmit4(struct uet_udp *udp, struct net_device *ndev,
 	struct socket *sock = rcu_dereference(udp->sk4);
 	struct flowi4 fl4 = {
 		.flowi4_oif = ndev->ifindex,
-		.flowi4_tos = RT_TOS(tos),
+		UET_FLOWI4_DSFIELD(tos),
 		.flowi4_proto = IPPROTO_UDP,
 		.daddr = addrs->daddr.v4,
 		.saddr = addrs->saddr.v4,
@@ -555,7 +556,7 @@ static int uet_udp_xmit4(struct uet_udp *udp, struct net_device *ndev,
 	uet_udp_gso_csum(skb);
 	udp_tunnel_xmit_skb(rt, sock->sk, skb, fl4.saddr, fl4.daddr, tos, ttl,
 			    htons(IP_DF), htons(sport), htons(uet_udp_port),
-			    false, false);
+			    false, false, 0);
 	return 0;
 }
 
@@ -596,8 +597,8 @@ static int uet_udp_xmit6(struct uet_udp *udp, struct net_device *ndev,
 	if (cache)
 		dst = dst_cache_get_ip6(cache, &fl6.saddr);
 	if (!dst) {
-		dst = ipv6_stub->ipv6_dst_lookup_flow(sock_net(sock->sk),
-						      sock->sk, &fl6, NULL);
+		dst = ip6_dst_lookup_flow(sock_net(sock->sk), sock->sk, &fl6,
+					  NULL);
 		if (IS_ERR(dst))
 			return -EHOSTUNREACH;
 		if (cache && uet_udp_cacheable6(sock_net(sock->sk), dst))
@@ -622,7 +623,7 @@ static int uet_udp_xmit6(struct uet_udp *udp, struct net_device *ndev,
 	uet_udp_gso_csum(skb);
 	udp_tunnel6_xmit_skb(dst, sock->sk, skb, NULL, &fl6.saddr, &fl6.daddr,
 			     tos, hop_limit, 0, htons(sport),
-			     htons(uet_udp_port), false);
+			     htons(uet_udp_port), false, 0);
 	return 0;
 }
 #else

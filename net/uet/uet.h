@@ -403,6 +403,9 @@ int uet_peek_cq(struct ib_cq *ibcq, int wc_cnt);
 int uet_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
 int uet_cq_post(struct uet_cq *cq, const struct ib_wc *wc, bool solicited);
 
+/* compat_verbs.c */
+extern const struct ib_device_ops uet_compat_dev_ops;
+
 /* mr.c */
 struct ib_mr *uet_get_dma_mr(struct ib_pd *ibpd, int access);
 struct ib_mr *uet_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,

@@ -8,8 +8,8 @@
 #include <linux/errno.h>
 #include <linux/export.h>
 #include <linux/string.h>
-#include <asm/unaligned.h>
 
+#include "uet_compat.h"
 #include "wire.h"
 
 static bool uet_pds_type_is_req(u8 type)

@@ -56,8 +56,9 @@ d=$work/debian/uet-dkms
 src=$d/usr/src/uet-$ver
 mkdir -p "$src" "$d/DEBIAN"
 # Sources only: a built tree also holds kbuild's generated *.mod.c.
-(cd "$top" && find Kbuild net/uet net/sched include -type f \
-	\( -name Kbuild -o -name '*.[ch]' \) ! -name '*.mod.c' -print0 |
+(cd "$top" && find Kbuild net/uet net/sched include compat -type f \
+	\( -name 'Kbuild*' -o -name '*.[ch]' -o -name probe.sh \) \
+	! -name '*.mod.c' ! -name compat_config.h -print0 |
 	xargs -0 cp --parents -t "$src")
 subst "$here/dkms.conf.in" >"$src/dkms.conf"
 doc "$d" uet-dkms

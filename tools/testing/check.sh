@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check: the kernel analysers on our sources (lint.sh), the
+# make check: the kernel analysers on our sources (lint.sh), builds
+# against the newer kernels (kernel-builds.sh), the
 # selftests on the stock kernel, two stock VMs joined by a
 # cable (pair-test.sh) and uet run as installed (install-test.sh), then
 # KUnit, the selftests of the data path and a kmemleak scan on the debug
@@ -91,6 +92,8 @@ t0=$(date +%s)
 # sparse, coccinelle, kernel-doc and checkpatch on our kernel files; under
 # the lock, as its two cores' worth of work would skew the VMs' measures.
 host_test lint
+# The modules against Debian 13's kernel and the newest in its backports.
+host_test kernel-builds
 echo "== selftests on the stock kernel"
 "$vm/run" -k stock -t 2400 -s "$scratch" -- selftests/run.sh -o /mnt/stock.sum
 add_summary stock "$scratch/stock.sum"

@@ -15,7 +15,7 @@
 
 #include <linux/skbuff.h>
 #include <linux/tracepoint.h>
-#include <asm/unaligned.h>
+#include "uet_compat.h"
 
 
 /* A PDS packet: every header type has a PSN (or cumulative PSN) at
@@ -143,17 +143,17 @@ TRACE_EVENT(uet_cc,
 	TP_STRUCT__entry(
 		__field(u32, dev)
 		__field(u32, qpn)
-		__string(name, name)
+		__array(char, name, 16)
 		__field(u64, value)
 	),
 	TP_fast_assign(
 		__entry->dev = dev;
 		__entry->qpn = qpn;
-		__assign_str(name, name);
+		strscpy(__entry->name, name, sizeof(__entry->name));
 		__entry->value = value;
 	),
 	TP_printk("dev %u qpn %u %s %llu", __entry->dev, __entry->qpn,
-		  __get_str(name), __entry->value)
+		  __entry->name, __entry->value)
 );
 
 TRACE_EVENT(uet_qp_state,

@@ -19,7 +19,7 @@ cd "$top" || exit 1
 # run as the modules of the tree built before it).
 rsync -rl --checksum --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
 	--exclude='*.mod*' --exclude=modules.order --exclude=Module.symvers \
-	Kbuild net include "$build/" || exit 2
+	--exclude=compat_config.h Kbuild net include compat "$build/" || exit 2
 make -s -C "$dbg/build" M="$build" W=1 CONFIG_RDMA_UET=m CONFIG_NET_SCH_UET=m \
 	-j"$(nproc)" modules >&2 || exit 2
 echo "$build"
