@@ -24,11 +24,7 @@ configs=("$stock:net/uet/compat_config.h")
 # and errors shown; fails if it did or showed any.
 build() {
 	local dir=$cache/build/kernel-$1 log start=$SECONDS
-	mkdir -p "$dir"
-	rsync -rl --checksum --delete --exclude='*.o' --exclude='*.ko' \
-		--exclude='.*.cmd' --exclude='*.mod*' --exclude=modules.order \
-		--exclude=Module.symvers --exclude=compat_config.h \
-		Kbuild net include compat "$dir/" || return 1
+	tools/testing/module-copy.sh "$dir" || return 1
 	log=$(UET_KMOD_DIR=$dir tools/testing/kernels.sh build "$1" -- W=1 \
 		CONFIG_RDMA_UET=m CONFIG_NET_SCH_UET=m -j"$(nproc)" modules 2>&1)
 	local st=$?
@@ -50,7 +46,7 @@ printf '%-28s' probe
 for c in "${configs[@]}"; do printf ' %-6s' "${c%%:*}"; done
 echo
 for p in compat/probes/*.c; do
-	m=HAVE_$(basename "$p" .c | tr a-z A-Z)
+	m=HAVE_$(basename "$p" .c | tr '[:lower:]' '[:upper:]')
 	printf '%-28s' "$(basename "$p" .c)"
 	for c in "${configs[@]}"; do
 		if grep -qx "#define $m 1" "${c#*:}" 2>/dev/null; then

@@ -59,10 +59,7 @@ report() {
 # objects only: the KUnit module's symbols resolve against a KUnit kernel.
 start=$SECONDS
 build=$cache/build/lint
-mkdir -p "$build"
-rsync -rl --checksum --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
-	--exclude='*.mod*' --exclude=modules.order --exclude=Module.symvers \
-	--exclude=compat_config.h Kbuild net include compat "$build/"
+tools/testing/module-copy.sh "$build"
 make -s -C "$kdir" M="$build" W=1 CONFIG_RDMA_UET=m CONFIG_NET_SCH_UET=m \
 	CONFIG_RDMA_UET_KUNIT_TEST=m C=2 -j"$jobs" net/uet/ net/sched/ \
 	>"$out/sparse" 2>&1 || echo "make failed" >>"$out/sparse"
