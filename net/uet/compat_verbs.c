@@ -3,7 +3,7 @@
  * The verbs whose ib_device_ops form differs between the kernels uet
  * builds on (compat/uet_compat.h, probed): each entry here gives ib_core
  * the form its kernel calls and passes on to uet's own, which keeps one
- * form everywhere. uet_add_device() sets these after uet_dev_ops.
+ * form everywhere. uet_dev_add() sets these after uet_dev_ops.
  */
 #include <rdma/uverbs_ioctl.h>
 
@@ -26,8 +26,6 @@ static int uet_compat_create_cq(struct ib_cq *ibcq,
 static int uet_compat_resize_cq(struct ib_cq *ibcq, unsigned int cqe,
 				struct ib_udata *udata)
 {
-	if (cqe > UET_MAX_CQE)
-		return -EINVAL;
 	return uet_resize_cq(ibcq, cqe, udata);
 }
 #endif
