@@ -44,7 +44,12 @@ export PREFIX TC_LIB_DIR
 # The release the modules are built for, as uname -r and their vermagic say
 # it (Debian's headers have the upstream version in kernel.release).
 KVER ?= $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
-MODDIR = $(DESTDIR)/lib/modules/$(KVER)
+# The module directory is kmod's, where depmod and modprobe look (and
+# depmod -b DESTDIR writes): kmod.pc's module_directory where kmod ships
+# one (Debian 13: /lib/modules, in libkmod-dev), else /lib/modules, as
+# hard-coded in older kmod (Debian 12's 30 has no kmod.pc).
+MODULE_DIR := $(or $(shell pkg-config --variable=module_directory kmod 2>/dev/null),/lib/modules)
+MODDIR = $(DESTDIR)$(MODULE_DIR)/$(KVER)
 MANDIR = $(PREFIX)/share/man
 MAN8 := $(wildcard Documentation/man/*.8)
 MAN1 := $(wildcard Documentation/man/*.1)
@@ -87,7 +92,7 @@ uninstall:
 	      $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1))) \
 	      $(DESTDIR)/etc/modprobe.d/uet.conf
 ifneq ($(DESTDIR),)
-	cd $(DESTDIR)/ && for d in lib/modules/$(KVER) etc/modprobe.d \
+	cd $(DESTDIR)/ && for d in $(patsubst /%,%,$(MODULE_DIR))/$(KVER) etc/modprobe.d \
 		$(patsubst /%,%,$(PREFIX)/sbin $(PREFIX)/bin $(MANDIR)/man8 $(MANDIR)/man1 \
 		$(TC_LIB_DIR)); do [ ! -d $$d ] || rmdir -p --ignore-fail-on-non-empty $$d; done
 endif

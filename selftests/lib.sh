@@ -19,10 +19,12 @@ UET_SCH_KO=$UET_KO_DIR/net/sched/sch_uet.ko
 # The tools the tests run, the tree's (make -C tools) unless the
 # environment names others, as UET_KO_DIR does for the modules: the uet
 # command, uet-verify, and the directory of the test programs
-# (qp_lifecycle, verbs_forge, ...).
-UET=${UET:-$UET_SELFTESTS/../tools/uet/uet}
-UET_VERIFY=${UET_VERIFY:-$UET_SELFTESTS/../tools/verify/uet-verify}
-UET_TESTING_BIN=${UET_TESTING_BIN:-$UET_SELFTESTS/../tools/testing}
+# (qp_lifecycle, verbs_forge, ...). UET_TOOLS_DIR names another build of
+# all of tools/ (the Debian 13 host's, vm/trixie-build.sh).
+UET_TOOLS_DIR=${UET_TOOLS_DIR:-$UET_SELFTESTS/../tools}
+UET=${UET:-$UET_TOOLS_DIR/uet/uet}
+UET_VERIFY=${UET_VERIFY:-$UET_TOOLS_DIR/verify/uet-verify}
+UET_TESTING_BIN=${UET_TESTING_BIN:-$UET_TOOLS_DIR/testing}
 
 # Hosts are named a, b, sw, s1, ... in the tests; the namespace of host
 # NAME is NAME-SUFFIX, one random SUFFIX per test run (as setup_ns of the
@@ -323,7 +325,7 @@ export -f in_ns in_ns_sys ns_name ns_ip ibdev_port_state ibdev_port_is ibdev_exi
 export -f ibdevs_gone no_ibdevs
 
 # The tc plugin for the uet qdisc, straight from the tree.
-export TC_LIB_DIR=${TC_LIB_DIR:-$UET_SELFTESTS/../tools/tc}
+export TC_LIB_DIR=${TC_LIB_DIR:-$UET_TOOLS_DIR/tc}
 UET_UDP=$UET_SELFTESTS/udp.py
 # samples.py: interpolation of sampled counters, for the tests' python3.
 export PYTHONPATH=$UET_SELFTESTS${PYTHONPATH:+:$PYTHONPATH}
@@ -338,8 +340,9 @@ print([q for q in json.load(sys.stdin) if q["kind"] == "uet"][0][sys.argv[1]])' 
 qdisc_idle() { in_ns "$1" tc -s qdisc show dev "$2" | grep -q "backlog 0b 0p"; }
 export -f qdisc_stat qdisc_idle
 
-# stock_kernel: the VM runs the stock kernel, not the debug one.
-stock_kernel() { [ "${UET_VM_KERNEL:-stock}" = stock ]; }
+# stock_kernel: the VM runs a distribution's kernel (Debian 12's or 13's),
+# not the debug one.
+stock_kernel() { [ "${UET_VM_KERNEL:-stock}" != debug ]; }
 
 # Throughput means nothing under KASAN and lockdep: measure it on stock only.
 require_stock_kernel() {

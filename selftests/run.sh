@@ -1,9 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Run selftests (all *.sh here but lib*.sh, run.sh and the long ones,
-# long_*.sh, or those named) and
-# print TAP. A test also fails if the kernel logged a splat while it ran
+# Run selftests (all *.sh here but lib*.sh, run.sh, the long ones,
+# long_*.sh, and those -x names, or those named) and print TAP. A test also fails if the kernel logged a splat while it ran
 # (BUG, WARNING, KASAN, lockdep, ODEBUG, a hung task, ...), or if it ran
 # longer than settings' timeout (kselftest's per-test limit) or -t's
 # SECONDS; a test killed for it first has the kernel's blocked tasks and
@@ -17,10 +16,11 @@
 # still knows what passed and which test it was in.
 set -u
 dir=$(dirname "$(readlink -f "$0")")
-kmemleak='' out='' limit=''
-while getopts ko:t: opt; do
+kmemleak='' out='' limit='' skip=' '
+while getopts ko:t:x: opt; do
 	case $opt in
 	k) kmemleak=1 ;;
+	x) skip+="$OPTARG " ;;
 	o) out=$OPTARG ;;
 	t) limit=$OPTARG ;;
 	*) exit 2 ;;
@@ -33,7 +33,8 @@ if [ $# -gt 0 ]; then
 else
 	tests=()
 	for t in "$dir"/*.sh; do
-		case ${t##*/} in lib*.sh | run.sh | long_*.sh) ;; *) tests+=("${t##*/}") ;; esac
+		case ${t##*/} in lib*.sh | run.sh | long_*.sh) continue ;; esac
+		[[ $skip == *" ${t##*/} "* ]] || tests+=("${t##*/}")
 	done
 fi
 

@@ -58,6 +58,11 @@ tree() { (cd "$1" && find . | LC_ALL=C sort); }
 
 man8=(uet uet-dev uet-qp uet-path uet-monitor uet-tune tc-uet)
 multiarch=$(gcc -print-multiarch)
+# make install's module directory is kmod's: kmod.pc's module_directory,
+# else /lib/modules (kmod before kmod.pc had it hard-coded).
+moddir=$(pkg-config --variable=module_directory kmod 2>/dev/null || true)
+moddir=${moddir:-/lib/modules}
+mods=${moddir#/}/$abi
 
 # 1. make install / uninstall. Something already there must stay.
 dest=$work/dest
@@ -67,7 +72,7 @@ mkdir -p "$dest/usr/sbin" "$dest/etc/modprobe.d"
 tree "$dest" >"$work/before"
 run "$work/install.log" make -C "$top" install DESTDIR="$dest"
 want=(
-	"lib/modules/$abi/updates/rdma_uet.ko" "lib/modules/$abi/updates/sch_uet.ko"
+	"$mods/updates/rdma_uet.ko" "$mods/updates/sch_uet.ko"
 	usr/sbin/uet usr/bin/uet-verify "usr/lib/$multiarch/tc/q_uet.so"
 	etc/modprobe.d/uet.conf usr/share/man/man1/uet-verify.1
 )
@@ -77,18 +82,18 @@ for f in "${want[@]}"; do
 done
 [ -x "$dest/usr/sbin/uet" ] && [ -x "$dest/usr/bin/uet-verify" ] ||
 	fail "make install: uet or uet-verify not executable"
-grep -qx "updates/rdma_uet.ko:" "$dest/lib/modules/$abi/modules.dep" &&
-	grep -qx "updates/sch_uet.ko:" "$dest/lib/modules/$abi/modules.dep" ||
+grep -qx "updates/rdma_uet.ko:" "$dest/$mods/modules.dep" &&
+	grep -qx "updates/sch_uet.ko:" "$dest/$mods/modules.dep" ||
 	fail "make install: modules.dep does not list rdma_uet and sch_uet"
-grep -qx "alias rdma-link-uet rdma_uet" "$dest/lib/modules/$abi/modules.alias" &&
-	grep -qx "alias net-sch-uet sch_uet" "$dest/lib/modules/$abi/modules.alias" ||
+grep -qx "alias rdma-link-uet rdma_uet" "$dest/$mods/modules.alias" &&
+	grep -qx "alias net-sch-uet sch_uet" "$dest/$mods/modules.alias" ||
 	fail "make install: no alias rdma-link-uet or net-sch-uet"
 grep -qx "#options rdma_uet udp_port=4793" "$dest/etc/modprobe.d/uet.conf" ||
 	fail "make install: uet.conf has no commented udp_port line"
 for f in "$dest"/usr/share/man/man*/*; do
 	man_clean "$f" || fail "man page ${f##*/} renders with warnings"
 done
-ok "make install: ${#want[@]} files, modules.dep and aliases, man pages render cleanly"
+ok "make install: ${#want[@]} files, the modules in kmod's $moddir, modules.dep and aliases, man pages render cleanly"
 run "$work/uninstall.log" make -C "$top" uninstall DESTDIR="$dest"
 tree "$dest" | diff -u "$work/before" - || fail "make uninstall left the above"
 ok "make uninstall: the DESTDIR is as it was"
@@ -111,7 +116,8 @@ ok "make deb: $(cd "$work/deb" && echo *.deb); uet-tools depends on $deps"
 # 3. The scratch root, DKMS for the stock kernel. The stock kernel's
 # modules are linked in, not copied: depmod and modprobe follow the link.
 vm=$work/vm
-root=$vm/root
+# Not "root": vm/run keeps the path of a root of its own there (-r).
+root=$vm/sysroot
 mkdir -p "$root/lib/modules/$abi" "$root/var/lib/dkms"
 dpkg-deb -x "$dkms_deb" "$root"
 dpkg-deb -x "$tools_deb" "$root"

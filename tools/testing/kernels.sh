@@ -22,6 +22,12 @@
 #       make -C KDIR M=<repo top> MAKE-ARGS, in the trixie root when NAME
 #       needs it (the tree's own CC, x86_64-linux-gnu-gcc-14, through
 #       ccache), on the host otherwise. NAME may also be MAJOR.x (7.x) when one kernel matches.
+#   kernels.sh make DIR [--] MAKE-ARGS...
+#       make -C DIR MAKE-ARGS in the trixie root (Debian 13's compiler and
+#       libraries: our tools built against its rdma-core)
+#   kernels.sh guest
+#       "ROOT IMAGE": the root and kernel of the Debian 13 test host
+#       (vm/run -k trixie), Debian 13's kernel unpacked into the root
 #
 # UET_KMOD_DIR: the M= directory (default: the repo top); it is bind-mounted
 # into the root at the same path, in a mount namespace of the build's own,
@@ -41,7 +47,16 @@ keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 # What the root has besides apt's essentials; gcc-NN is added per kernel.
 # perl: W=1 runs 6.12's kernel-doc (Pod::Usage); pahole: the modules' BTF;
 # ccache: builds again of what did not change take seconds.
-root_pkgs=(make libc6-dev libelf1t64 libssl3t64 zlib1g pahole perl ccache)
+root_pkgs=(make libc6-dev libelf1t64 libssl3t64 zlib1g pahole perl ccache
+	# The Debian 13 test host (vm/run -k trixie): what the selftests run,
+	# and what builds our tools against its rdma-core.
+	kmod mawk hostname procps iproute2 iputils-ping ethtool busybox-static xz-utils
+	ibverbs-utils ibverbs-providers rdmacm-utils perftest python3-pyverbs
+	libibverbs-dev librdmacm-dev libmnl-dev pkg-config gcc
+	iperf3 tcpdump tshark python3-scapy python3-yaml python3-jsonschema
+	# Two VMs on a virtio-net cable with UDP segmentation (QEMU >= 8.2),
+	# and the BIOS it boots (a Recommends).
+	qemu-system-x86 seabios)
 
 # Prints a progress message on stderr.
 say() { echo "kernels: $*" >&2; }
@@ -139,7 +154,8 @@ make_root() {
 	say "creating the trixie root in $root (about a minute)"
 	t0=$(date +%s)
 	rm -rf "$root" "$root.new"
-	mmdebstrap --quiet --variant=apt --include="$(tr ' ' , <<<"$want")" trixie \
+	mmdebstrap --quiet --variant=apt --aptopt='APT::Install-Recommends "false"' \
+		--include="$(tr ' ' , <<<"$want")" trixie \
 		"$root.new" "deb [signed-by=$keyring] $mirror trixie main" >&2
 	echo "$want" >"$root.new/.uet-root"
 	mv "$root.new" "$root"
@@ -208,6 +224,30 @@ prepare() {
 	exec 9>&-
 }
 
+# Prints "ROOT IMAGE" of the Debian 13 test host: the trixie root and the
+# image of Debian 13's kernel (kernels.list's first line), unpacked into
+# the root once, with the index of its modules that modprobe reads.
+guest() {
+	local abi dl
+	list >/dev/null
+	abi=$(head -n1 "$kc/kernels.list" | cut -d' ' -f2)
+	if [ ! -e "$root/boot/.uet-image-$abi" ]; then
+		exec 9>"$kc/.lock"
+		flock 9
+		if [ ! -e "$root/boot/.uet-image-$abi" ]; then
+			say "fetching and unpacking linux-image-$abi"
+			dl=$(mktemp -d "$kc/dl.XXXXXX")
+			(cd "$dl" && tapt apt-get download -qq "linux-image-$abi-unsigned" >&2)
+			dpkg-deb -x "$dl"/linux-image-*.deb "$root"
+			rm -rf "$dl"
+			chroot "$root" depmod "$abi"
+			touch "$root/boot/.uet-image-$abi"
+		fi
+		exec 9>&-
+	fi
+	echo "$root $root/boot/vmlinuz-$abi"
+}
+
 # Prints every kernel's "NAME KDIR" line, the host's first.
 list() {
 	local k abi
@@ -237,32 +277,50 @@ build() {
 	*) exec make -C "$kdir" M="$m" "$@" ;;
 	esac
 	say "building in $m against ${kdir#"$root"} (trixie root)"
+	in_root "$m" make -C "${kdir#"$root"}" M="$m" "$@"
+}
+
+# Runs a command in the root with directory $1 of the host bound at the same
+# path; replaces this shell.
+in_root() {
+	local m
+	m=$(readlink -f "$1")
+	shift
+	[ -d "$m" ] || die "no directory $m"
 	mkdir -p "$root$m"
 	# The mounts live in this namespace only: they end with its last process.
 	# shellcheck disable=SC2016 # expanded by the inner bash
 	exec unshare --mount --propagation private /bin/bash -euc '
-		r=$1 m=$2 kdir=$3
-		shift 3
+		r=$1 m=$2
+		shift 2
 		mount -t proc proc "$r/proc"
 		mount --bind /dev "$r/dev"
 		mount --bind "$m" "$r$m"
 		exec chroot "$r" /usr/bin/env -i \
 			PATH=/usr/lib/ccache:/usr/sbin:/usr/bin:/sbin:/bin \
 			CCACHE_DIR=/var/cache/uet-ccache \
-			LANG=C.UTF-8 HOME=/root ${MAKEFLAGS:+MAKEFLAGS="$MAKEFLAGS"} \
-			make -C "$kdir" M="$m" "$@"
-	' - "$root" "$m" "${kdir#"$root"}" "$@"
+			LANG=C.UTF-8 HOME=/root ${MAKEFLAGS:+MAKEFLAGS="$MAKEFLAGS"} "$@"
+	' - "$root" "$m" "$@"
 }
 
 case ${1:-} in
 list) list ;;
+guest) guest ;;
 build)
 	[ $# -ge 2 ] || die "usage: $0 build NAME [--] MAKE-ARGS..."
 	shift
 	build "$@"
 	;;
+make)
+	[ $# -ge 2 ] || die "usage: $0 make DIR [--] MAKE-ARGS..."
+	list >/dev/null
+	d=$2
+	shift 2
+	[ "${1:-}" != "--" ] || shift
+	in_root "$d" make -C "$(readlink -f "$d")" "$@"
+	;;
 *)
-	echo "usage: $0 list | build NAME [--] MAKE-ARGS..." >&2
+	echo "usage: $0 list | guest | build NAME [--] MAKE-ARGS... | make DIR [--] MAKE-ARGS..." >&2
 	exit 2
 	;;
 esac

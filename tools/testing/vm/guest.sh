@@ -39,8 +39,9 @@ mount -t devpts devpts /dev/pts
 mount -t tmpfs shm /dev/shm
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
-# Modules of the booted kernel, not the host's (autoload needs them).
-mount --bind "$UET_VM_MODDIR" /lib/modules
+# Modules of the booted kernel, not the host's (autoload needs them); a
+# root of its own has its kernel's.
+[ -z "$UET_VM_MODDIR" ] || mount --bind "$UET_VM_MODDIR" /lib/modules
 ip link set lo up
 hostname uet-vm
 export HOME=/tmp PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
