@@ -18,13 +18,8 @@
 #include "qp.h"
 #include "udp.h"
 #include "uet.h"
-#include "uet_compat.h"
+#include "uet_compat_verbs.h"
 #include "wire.h"
-
-/* IB_UVERBS_DEVICE_ATOMIC_WRITE (ib_user_verbs.h, Linux 6.2), not in
- * 6.1's enum: uverbs hands the flags to userspace whole.
- */
-#define UET_DEVICE_ATOMIC_WRITE	BIT_ULL(40)
 
 static const char *uet_port_state_name(enum ib_port_state state)
 {
@@ -67,7 +62,14 @@ static int uet_query_device(struct ib_device *ibdev, struct ib_device_attr *attr
 				 IB_DEVICE_MEM_MGT_EXTENSIONS |
 				 IB_DEVICE_MEM_WINDOW |
 				 IB_DEVICE_MEM_WINDOW_TYPE_2B |
-				 UET_DEVICE_ATOMIC_WRITE;
+				 IB_DEVICE_ATOMIC_WRITE;
+#ifdef HAVE_IB_WR_FLUSH
+	/* FLUSH to global visibility, not to persistence (UET_MR_FLUSH):
+	 * ib_core grants a region only the flush rights a device offers
+	 * (ib_check_mr_access()).
+	 */
+	attr->device_cap_flags |= IB_DEVICE_FLUSH_GLOBAL;
+#endif
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	attr->max_send_sge = UET_MAX_SGE;
 	attr->max_recv_sge = UET_MAX_SGE;

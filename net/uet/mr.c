@@ -263,7 +263,8 @@ struct uet_mr *uet_mr_get(struct uet_dev *udev, u32 key, bool remote)
 	if (!mr)
 		return NULL;
 	if (READ_ONCE(mr->key) != key ||
-	    (remote && !(READ_ONCE(mr->access) & UET_MR_REMOTE))) {
+	    (remote && !(READ_ONCE(mr->access) &
+			 (UET_MR_REMOTE | UET_MR_FLUSH)))) {
 		uet_mr_put(mr);
 		return NULL;
 	}
@@ -304,6 +305,24 @@ int uet_mr_check(struct uet_mr *mr, struct ib_pd *pd, int access, u64 iova,
 		return __uet_mr_check(mr, access, iova, length);
 	spin_lock_irqsave(&mr->lock, flags);
 	err = __uet_mr_check(mr, access, iova, length);
+	spin_unlock_irqrestore(&mr->lock, flags);
+	return err;
+}
+
+/* A FLUSH of the whole region (IB_FLUSH_MR) names no range: the region
+ * must be valid, of @pd, and grant @access, wherever it lies.
+ */
+int uet_mr_check_whole(struct uet_mr *mr, struct ib_pd *pd, int access)
+{
+	unsigned long flags;
+	int err;
+
+	if (mr->ibmr.pd != pd)
+		return -EACCES;
+	if (mr->type != UET_MR_FAST)
+		return __uet_mr_check(mr, access, mr->iova, 0);
+	spin_lock_irqsave(&mr->lock, flags);
+	err = __uet_mr_check(mr, access, mr->iova, 0);
 	spin_unlock_irqrestore(&mr->lock, flags);
 	return err;
 }

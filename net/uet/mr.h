@@ -10,10 +10,21 @@
 #include <linux/types.h>
 #include <rdma/ib_verbs.h>
 
+#include "uet_compat_verbs.h"
+
+/* The flush rights an MR can carry: to global visibility only. Placing
+ * is a copy into ordinary memory, which a barrier makes visible; making it
+ * persistent needs persistent memory, which uet's regions do not check
+ * for (rdma_rxe refuses the persistent right on other pages, rxe_mr.c of
+ * Linux 6.2+), so that right is not offered. Windows carry neither
+ * (UET_MW_ACCESS): rdma_rxe's bind takes no flush right either.
+ */
+#define UET_MR_FLUSH	IB_ACCESS_FLUSH_GLOBAL
+
 /* Access rights an MR can carry. */
 #define UET_MR_ACCESS	(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
 			 IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_ATOMIC | \
-			 IB_ACCESS_MW_BIND)
+			 IB_ACCESS_MW_BIND | UET_MR_FLUSH)
 #define UET_MR_REMOTE	(IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_READ | \
 			 IB_ACCESS_REMOTE_ATOMIC)
 
@@ -30,6 +41,25 @@ static inline int uet_mr_access_check(int access)
 	    !(access & IB_ACCESS_LOCAL_WRITE))
 		return -EINVAL;
 	return 0;
+}
+
+/* The rights a FLUSH of placement types @plt needs: one per type, as
+ * rdma_rxe's check_rkey() asks them (rxe_resp.c, Linux 6.2+). 0 for
+ * none, a type the IBA does not define (A19.4.1.1) or a selectivity level
+ * other than a range or a whole region (A19.4.1.2): no right allows it.
+ */
+static inline int uet_flush_access(u32 plt, u32 sel)
+{
+	int access = 0;
+
+	if ((plt & ~(IB_FLUSH_GLOBAL | IB_FLUSH_PERSISTENT)) ||
+	    (sel != IB_FLUSH_RANGE && sel != IB_FLUSH_MR))
+		return 0;
+	if (plt & IB_FLUSH_GLOBAL)
+		access |= IB_ACCESS_FLUSH_GLOBAL;
+	if (plt & IB_FLUSH_PERSISTENT)
+		access |= IB_ACCESS_FLUSH_PERSISTENT;
+	return access;
 }
 
 /* Is [@iova, @iova + @length) inside [@base, @base + @size)? Written without

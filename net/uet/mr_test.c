@@ -23,6 +23,39 @@ static void uet_mr_access_test(struct kunit *test)
 						  IB_ACCESS_ON_DEMAND),
 			-EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, uet_mr_access_check(IB_ZERO_BASED), -EOPNOTSUPP);
+	/* Flush to global visibility, without local write; never to
+	 * persistence, which ordinary memory cannot promise.
+	 */
+	KUNIT_EXPECT_EQ(test, uet_mr_access_check(IB_ACCESS_FLUSH_GLOBAL), 0);
+	KUNIT_EXPECT_EQ(test, uet_mr_access_check(IB_ACCESS_LOCAL_WRITE |
+						  IB_ACCESS_FLUSH_PERSISTENT),
+			-EOPNOTSUPP);
+}
+
+/* A FLUSH needs one right per placement type; nothing grants one with
+ * none, with a type or a selectivity level the IBA does not define.
+ */
+static void uet_mr_flush_access_test(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, uet_flush_access(IB_FLUSH_GLOBAL, IB_FLUSH_RANGE),
+			IB_ACCESS_FLUSH_GLOBAL);
+	KUNIT_EXPECT_EQ(test, uet_flush_access(IB_FLUSH_GLOBAL, IB_FLUSH_MR),
+			IB_ACCESS_FLUSH_GLOBAL);
+	KUNIT_EXPECT_EQ(test, uet_flush_access(IB_FLUSH_PERSISTENT,
+					       IB_FLUSH_RANGE),
+			IB_ACCESS_FLUSH_PERSISTENT);
+	KUNIT_EXPECT_EQ(test, uet_flush_access(IB_FLUSH_GLOBAL |
+					       IB_FLUSH_PERSISTENT,
+					       IB_FLUSH_MR),
+			IB_ACCESS_FLUSH_GLOBAL | IB_ACCESS_FLUSH_PERSISTENT);
+	KUNIT_EXPECT_EQ(test, uet_flush_access(0, IB_FLUSH_RANGE), 0);
+	KUNIT_EXPECT_EQ(test, uet_flush_access(0x4 | IB_FLUSH_GLOBAL,
+					       IB_FLUSH_RANGE), 0);
+	KUNIT_EXPECT_EQ(test, uet_flush_access(IB_FLUSH_GLOBAL, 2), 0);
+	/* A persistent flush needs a right no region carries. */
+	KUNIT_EXPECT_TRUE(test, uet_flush_access(IB_FLUSH_PERSISTENT,
+						 IB_FLUSH_RANGE) &
+			  ~UET_MR_ACCESS);
 }
 
 static void uet_mr_range_test(struct kunit *test)
@@ -79,6 +112,7 @@ static void uet_mr_chunk_test(struct kunit *test)
 
 static struct kunit_case uet_mr_cases[] = {
 	KUNIT_CASE(uet_mr_access_test),
+	KUNIT_CASE(uet_mr_flush_access_test),
 	KUNIT_CASE(uet_mr_range_test),
 	KUNIT_CASE(uet_mr_span_test),
 	KUNIT_CASE(uet_mr_chunk_test),

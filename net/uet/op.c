@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The send opcodes an RC requester takes: those rdma_rxe takes for RC
- * from the same user ABI (rxe_wr_opcode_info[] in rxe_opcode.c), less
- * flush, which uet does not implement yet (it completes with
- * IB_WC_LOC_QP_OP_ERR).
+ * from the same user ABI (rxe_wr_opcode_info[] in rxe_opcode.c).
  */
 #include <kunit/visibility.h>
 #include <linux/export.h>
@@ -57,11 +55,21 @@ static const struct uet_wr_op uet_wr_ops[] = {
 		.wc = IB_WC_BIND_MW,
 		.flags = UET_WR_LOCAL,
 	},
-	/* Linux 6.1 has no kernel WR for it: only users' rings carry it. */
-	[UET_WR_ATOMIC_WRITE] = {
-		.wire = UET_OP_ATOMIC_WRITE, .wc = UET_WC_ATOMIC_WRITE,
+	/* ib_core has no kernel WR for it: only users' rings carry it. */
+	[IB_WR_ATOMIC_WRITE] = {
+		.wire = UET_OP_ATOMIC_WRITE, .wc = IB_WC_ATOMIC_WRITE,
 		.flags = UET_WR_WQE_DATA | UET_WR_PLACED_AFTER,
 	},
+#ifdef HAVE_IB_WR_FLUSH
+	/* The same, and it must find every earlier WRITE placed (IBA 1.5,
+	 * A19.4.1); where the rxe user ABI has no flush WR (Linux 6.1) a
+	 * FLUSH WQE completes with IB_WC_LOC_QP_OP_ERR.
+	 */
+	[IB_WR_FLUSH] = {
+		.wire = UET_OP_FLUSH, .wc = IB_WC_FLUSH,
+		.flags = UET_WR_RANGE | UET_WR_PLACED_AFTER,
+	},
+#endif
 };
 
 /**

@@ -11,6 +11,8 @@
 
 #include <rdma/ib_verbs.h>
 
+#include "uet_compat_verbs.h"
+
 /* Taken from kernel consumers only: fast registration is the kernel's. */
 #define UET_WR_KERNEL		BIT(0)
 /* Runs at the front of the send queue and sends nothing. */
@@ -26,17 +28,16 @@
 /* Its 8 bytes of data travel in the WQE itself (dma.atomic_wr). */
 #define UET_WR_WQE_DATA		BIT(6)
 /* Starts only once every packet sent before it is acknowledged, that is
- * placed: uet places packets as they arrive, and an ATOMIC WRITE is the
- * flag that tells a reader the data before it has landed.
+ * placed: uet places packets as they arrive, an ATOMIC WRITE is the flag
+ * that tells a reader the data before it has landed, and a FLUSH makes
+ * what was placed before it visible.
  */
 #define UET_WR_PLACED_AFTER	BIT(7)
 
-/* Not in Linux 6.1's enums: the values of IB_UVERBS_WR_ATOMIC_WRITE and
- * IB_UVERBS_WC_ATOMIC_WRITE (ib_user_verbs.h, Linux 6.2), which
- * rdma-core's IBV_WR_ATOMIC_WRITE and IBV_WC_ATOMIC_WRITE carry.
+/* Names a remote range and carries no data: one packet, whose length is
+ * the range's, the WQE's dma.length (FLUSH; librxe puts it there).
  */
-#define UET_WR_ATOMIC_WRITE	15
-#define UET_WC_ATOMIC_WRITE	9
+#define UET_WR_RANGE		BIT(8)
 
 /**
  * struct uet_wr_op - what the requester does with one send opcode
@@ -47,7 +48,7 @@
 struct uet_wr_op {
 	u8 wire;
 	u8 wc;
-	u8 flags;
+	u16 flags;
 };
 
 const struct uet_wr_op *uet_wr_op(u32 opcode, bool user);
@@ -55,8 +56,8 @@ const struct uet_wr_op *uet_wr_op(u32 opcode, bool user);
 /* May a UC QP post it? UC has SEND, SEND with immediate or invalidate,
  * RDMA WRITE and WRITE with immediate, and local operations: nothing a
  * responder answers (READ, atomics; IBA vol 1 9.7.x, rdma_rxe's
- * rxe_wr_opcode_info), nor ATOMIC WRITE, which waits for ACKs UC never
- * gets.
+ * rxe_wr_opcode_info), nor ATOMIC WRITE and FLUSH, which wait for ACKs
+ * UC never gets.
  */
 static inline bool uet_wr_op_uc(const struct uet_wr_op *op)
 {

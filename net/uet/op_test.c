@@ -16,7 +16,10 @@ static void uet_wr_op_taken_test(struct kunit *test)
 		IB_WR_RDMA_WRITE, IB_WR_RDMA_WRITE_WITH_IMM, IB_WR_SEND,
 		IB_WR_SEND_WITH_IMM, IB_WR_SEND_WITH_INV, IB_WR_RDMA_READ,
 		IB_WR_ATOMIC_CMP_AND_SWP, IB_WR_ATOMIC_FETCH_AND_ADD,
-		IB_WR_LOCAL_INV, IB_WR_BIND_MW, UET_WR_ATOMIC_WRITE,
+		IB_WR_LOCAL_INV, IB_WR_BIND_MW, IB_WR_ATOMIC_WRITE,
+#ifdef HAVE_IB_WR_FLUSH
+		IB_WR_FLUSH,
+#endif
 	};
 	u32 i, n = 0;
 
@@ -100,11 +103,24 @@ static void uet_wr_op_named_test(struct kunit *test)
 	/* ATOMIC WRITE: 8 bytes of the WQE's, a flag that lands only after
 	 * what was sent before it, answered by an ACK as a WRITE is.
 	 */
-	op = uet_wr_op(UET_WR_ATOMIC_WRITE, true);
+	op = uet_wr_op(IB_WR_ATOMIC_WRITE, true);
 	KUNIT_ASSERT_NOT_NULL(test, op);
-	KUNIT_EXPECT_EQ(test, op->wc, UET_WC_ATOMIC_WRITE);
+	KUNIT_EXPECT_EQ(test, op->wc, IB_WC_ATOMIC_WRITE);
 	KUNIT_EXPECT_EQ(test, op->wire, UET_OP_ATOMIC_WRITE);
 	KUNIT_EXPECT_EQ(test, op->flags, UET_WR_WQE_DATA | UET_WR_PLACED_AFTER);
+#ifdef HAVE_IB_WR_FLUSH
+	/* FLUSH: a remote range and no data, sent once every packet before
+	 * it is placed, answered by an ACK.
+	 */
+	op = uet_wr_op(IB_WR_FLUSH, true);
+	KUNIT_ASSERT_NOT_NULL(test, op);
+	KUNIT_EXPECT_EQ(test, op->wc, IB_WC_FLUSH);
+	KUNIT_EXPECT_EQ(test, op->wire, UET_OP_FLUSH);
+	KUNIT_EXPECT_EQ(test, op->flags, UET_WR_RANGE | UET_WR_PLACED_AFTER);
+#else
+	/* Without the rxe ABI's flush WR a FLUSH WQE is refused. */
+	KUNIT_EXPECT_NULL(test, uet_wr_op(14, true));
+#endif
 }
 
 /* UC takes what needs no answer and no ACK (op.h uet_wr_op_uc()). */
@@ -117,7 +133,10 @@ static void uet_wr_op_uc_test(struct kunit *test)
 	};
 	static const u32 not_uc[] = {
 		IB_WR_RDMA_READ, IB_WR_ATOMIC_CMP_AND_SWP,
-		IB_WR_ATOMIC_FETCH_AND_ADD, UET_WR_ATOMIC_WRITE,
+		IB_WR_ATOMIC_FETCH_AND_ADD, IB_WR_ATOMIC_WRITE,
+#ifdef HAVE_IB_WR_FLUSH
+		IB_WR_FLUSH,
+#endif
 	};
 	unsigned int i;
 

@@ -22,7 +22,7 @@
 #include "qp.h"
 #include "ud.h"
 #include "udp.h"
-#include "uet_compat.h"
+#include "uet_compat_verbs.h"
 
 struct uet_qp *uet_qp_get(struct uet_dev *udev, u32 qpn)
 {
@@ -621,11 +621,17 @@ static int uet_qp_check_attr(struct uet_qp *qp, struct ib_qp_attr *attr,
 	if ((mask & IB_QP_DEST_QPN) &&
 	    (attr->dest_qp_num < UET_MIN_QPN || attr->dest_qp_num > UET_MAX_QPN))
 		return -EINVAL;
+	/* The flush rights too, which rdma-core's tests give every RC QP
+	 * (tests/test_qpex.py): as on rdma_rxe, a FLUSH is checked against
+	 * the region's rights alone (uet_resp_flush_req()).
+	 */
 	if ((mask & IB_QP_ACCESS_FLAGS) &&
 	    (attr->qp_access_flags & ~(IB_ACCESS_REMOTE_WRITE |
 				       IB_ACCESS_REMOTE_READ |
 				       IB_ACCESS_REMOTE_ATOMIC |
-				       IB_ACCESS_LOCAL_WRITE)))
+				       IB_ACCESS_LOCAL_WRITE |
+				       IB_ACCESS_FLUSH_GLOBAL |
+				       IB_ACCESS_FLUSH_PERSISTENT)))
 		return -EINVAL;
 	return 0;
 }

@@ -231,6 +231,9 @@ static void uet_req_fetch(struct uet_qp *qp)
 		if (w->op->flags & UET_WR_WQE_DATA) {
 			/* The WQE holds 8 bytes, whatever its length says. */
 			length = sizeof(u64);
+		} else if (w->op->flags & UET_WR_RANGE) {
+			/* The remote range's: no local buffer is read. */
+			length = wqe->dma.length;
 		} else if (uet_req_is_inline(w)) {
 			length = wqe->dma.length;
 			if (length > qp->cap.max_inline_data)
@@ -703,8 +706,19 @@ static int uet_req_wqe_pkt(struct uet_qp *qp, struct uet_swqe *w)
 		vh.imm = wqe->wr.ex.invalidate_rkey;
 	else
 		vh.imm = be32_to_cpu(wqe->wr.ex.imm_data);
-	if (!w->rd_atomic)
+	if (!w->rd_atomic && !(w->op->flags & UET_WR_RANGE))
 		len = min(qp->seg, w->length - w->sent);
+#ifdef HAVE_IB_WR_FLUSH
+	/* The range's key and the FETH from the flush WR, where librxe's
+	 * wr_flush() puts them (rdma-core providers/rxe/rxe.c); its
+	 * address is in iova, as every WQE's.
+	 */
+	if (w->opcode == IB_WR_FLUSH) {
+		vh.rkey = wqe->wr.wr.flush.rkey;
+		vh.imm = uet_feth(wqe->wr.wr.flush.type,
+				  wqe->wr.wr.flush.level);
+	}
+#endif
 
 	skb = uet_req_new_pkt(qp);
 	if (!skb)
@@ -737,7 +751,8 @@ static int uet_req_wqe_pkt(struct uet_qp *qp, struct uet_swqe *w)
 	}
 
 	w->sent += len;
-	last = w->rd_atomic || w->sent == w->length;
+	last = w->rd_atomic || (w->op->flags & UET_WR_RANGE) ||
+	       w->sent == w->length;
 	/* The end of a message whose completion someone waits for asks for
 	 * an ACK at once; an unsignaled one (perftest signals one WQE in
 	 * 100) is acknowledged with the packets around it, as ack_every

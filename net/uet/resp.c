@@ -10,6 +10,7 @@
 
 #include <net/inet_ecn.h>
 
+#include "mr.h"
 #include "qp.h"
 #include "psn.h"
 #include "train.h"
@@ -241,6 +242,50 @@ static struct uet_mr *uet_resp_mr(struct uet_qp *qp, u32 rkey, int access,
 	return mr;
 }
 
+/* FLUSH (IBA 1.5, A19.4.1; as rdma_rxe's check_rkey() and process_flush()
+ * do it, rxe_resp.c of Linux 6.2+): a right per placement type asked for,
+ * over the range, or, for a whole region, over the key alone; no
+ * exemption for an empty range, which only READ and WRITE have (C9-88).
+ * Every packet the requester sent before it is placed already: it is sent
+ * only once they are all acknowledged (UET_WR_PLACED_AFTER), and a packet
+ * is acknowledged once placed. What is left is making the stores visible
+ * to every other agent, the barrier rdma_rxe issues; placing in ordinary
+ * memory, through the CPU's coherent caches, needs nothing more for
+ * global visibility, the one type uet grants (UET_MR_FLUSH).
+ */
+static int uet_resp_flush_req(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
+			      u32 len)
+{
+	u32 plt = vh->imm & UET_FETH_PLT_MASK;
+	u32 sel = (vh->imm & UET_FETH_SEL_MASK) >> UET_FETH_SEL_SHIFT;
+	int access = uet_flush_access(plt, sel);
+	struct uet_mr *mr;
+	u64 iova;
+
+	if (len || vh->offset ||
+	    (vh->imm & ~(UET_FETH_PLT_MASK | UET_FETH_SEL_MASK)) || !access)
+		return UET_VERR_REM_INV_REQ;
+	if (sel == IB_FLUSH_MR) {
+		mr = uet_key_is_mw(vh->rkey) ? NULL :
+		     uet_mr_get(qp->udev, vh->rkey, true);
+		if (mr && uet_mr_check_whole(mr, qp->ibqp.pd, access)) {
+			uet_mr_put(mr);
+			mr = NULL;
+		}
+	} else {
+		mr = uet_rkey_get(qp, vh->rkey, access, vh->addr, vh->msg_len,
+				  &iova);
+	}
+	if (!mr)
+		return UET_VERR_REM_ACCESS;
+	uet_mr_put(mr);
+	/* The stores that placed earlier packets are ordered before the
+	 * ACK that tells the requester they are visible.
+	 */
+	wmb();
+	return 0;
+}
+
 /* Apply one new data packet. Returns 0 when applied (commit the PSN),
  * -EAGAIN when it must come again later (RNR), or a NACK vendor code
  * (> 0) for a verbs error.
@@ -358,6 +403,9 @@ static int uet_resp_execute(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 				    get_unaligned((u64 *)buf), 0, NULL);
 		uet_mr_put(mr);
 		return err ? UET_VERR_REM_INV_REQ : 0;
+
+	case UET_OP_FLUSH:
+		return uet_resp_flush_req(qp, vh, len);
 
 	default:
 		return UET_VERR_REM_INV_REQ;

@@ -419,6 +419,7 @@ struct uet_mr *uet_mr_get(struct uet_dev *udev, u32 key, bool remote);
 void uet_mr_put(struct uet_mr *mr);
 int uet_mr_check(struct uet_mr *mr, struct ib_pd *pd, int access, u64 iova,
 		 u64 length);
+int uet_mr_check_whole(struct uet_mr *mr, struct ib_pd *pd, int access);
 enum uet_copy_dir {
 	UET_COPY_TO_MR,
 	UET_COPY_FROM_MR,

@@ -265,8 +265,30 @@ enum uet_op {
 	UET_OP_FETCH_ADD = 9,
 	UET_OP_ATOMIC_RESP = 10,
 	UET_OP_ATOMIC_WRITE = 11,
-	UET_OP_MAX = UET_OP_ATOMIC_WRITE,
+	UET_OP_FLUSH = 12,
+	UET_OP_MAX = UET_OP_FLUSH,
 };
+
+/* A FLUSH's imm is the IBA's FLUSH extended transport header (IBA 1.5,
+ * A19.4.1; rdma_rxe's FETH, rxe_hdr.h of Linux 6.2): the placement types
+ * in bits 3-0, the selectivity level in bits 5-4, the rest 0.
+ */
+#define UET_FETH_PLT_MASK	0x0000000f
+#define UET_FETH_SEL_SHIFT	4
+#define UET_FETH_SEL_MASK	0x00000030
+
+#define UET_FETH_SEL_MAX	(UET_FETH_SEL_MASK >> UET_FETH_SEL_SHIFT)
+
+/* A FETH of a WR's placement types and selectivity level. Values that do
+ * not fit their bits give all ones, reserved bits set, which a responder
+ * refuses, rather than bits of another field.
+ */
+static inline u32 uet_feth(u32 plt, u32 sel)
+{
+	if ((plt & ~UET_FETH_PLT_MASK) || sel > UET_FETH_SEL_MAX)
+		return U32_MAX;
+	return plt | sel << UET_FETH_SEL_SHIFT;
+}
 
 #define UET_VF_SOLICITED	0x01	/* solicited event on the receive CQE */
 

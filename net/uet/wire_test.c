@@ -254,6 +254,49 @@ static void uet_verbs_hdr_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, uet_verbs_pack(&bad, buf, sizeof(buf)), -EINVAL);
 }
 
+/* The FETH's values (IBA 1.5, A19.4.1; ib_user_verbs.h of Linux 6.2):
+ * placement types global visibility and persistence, and the selectivity
+ * level of a whole region (a range is 0). The wire does not depend on
+ * the kernel's having them.
+ */
+#define UET_TEST_FLUSH_GLOBAL		0x1
+#define UET_TEST_FLUSH_PERSISTENT	0x2
+#define UET_TEST_FLUSH_MR		1
+
+/* A FLUSH: opcode 12, no payload, its FETH in imm, bytes as IBA A19.4.1
+ * lays them out (placement types in bits 3-0, selectivity in bits 5-4).
+ */
+static void uet_verbs_flush_test(struct kunit *test)
+{
+	const struct uet_verbs_hdr in = {
+		.opcode = UET_OP_FLUSH,
+		.msn = 9,
+		.msg_len = 4096,
+		.addr = 0x00007f0011220000ULL,
+		.rkey = 0x5678,
+		.imm = uet_feth(UET_TEST_FLUSH_GLOBAL, UET_TEST_FLUSH_MR),
+	};
+	struct uet_verbs_hdr out;
+	u8 buf[sizeof(struct uet_verbs_hdr_wire)];
+
+	KUNIT_EXPECT_EQ(test, uet_feth(UET_TEST_FLUSH_GLOBAL, 0), 0x01u);
+	KUNIT_EXPECT_EQ(test, uet_feth(UET_TEST_FLUSH_PERSISTENT,
+				       UET_TEST_FLUSH_MR), 0x12u);
+	KUNIT_EXPECT_EQ(test, uet_feth(0xf, UET_FETH_SEL_MAX), 0x3fu);
+	/* What does not fit its bits sets reserved ones, not another field's. */
+	KUNIT_EXPECT_EQ(test, uet_feth(0x10, 0), U32_MAX);
+	KUNIT_EXPECT_EQ(test, uet_feth(UET_TEST_FLUSH_GLOBAL, 4), U32_MAX);
+
+	KUNIT_ASSERT_EQ(test, uet_verbs_pack(&in, buf, sizeof(buf)), 36);
+	KUNIT_EXPECT_EQ(test, buf[1], 12);
+	KUNIT_EXPECT_EQ(test, buf[31], 0x11);
+	KUNIT_ASSERT_EQ(test, uet_verbs_parse(buf, sizeof(buf), &out), 36);
+	KUNIT_EXPECT_EQ(test, out.opcode, UET_OP_FLUSH);
+	KUNIT_EXPECT_EQ(test, out.imm, in.imm);
+	KUNIT_EXPECT_EQ(test, out.msg_len, in.msg_len);
+	KUNIT_EXPECT_EQ(test, out.pay_len, 0u);
+}
+
 static const struct uet_uud uet_test_uud = {
 	.flags = UET_UUD_F_SOLICITED | UET_UUD_F_IMM,
 	.pay_len = 256,
@@ -337,6 +380,7 @@ static struct kunit_case uet_wire_cases[] = {
 	KUNIT_CASE(uet_pds_ackx_probe_test),
 	KUNIT_CASE(uet_pds_nack_test),
 	KUNIT_CASE(uet_verbs_hdr_test),
+	KUNIT_CASE(uet_verbs_flush_test),
 	KUNIT_CASE(uet_uud_bytes_test),
 	KUNIT_CASE(uet_uud_roundtrip_test),
 	KUNIT_CASE(uet_uud_reject_test),

@@ -6,7 +6,7 @@
  * its value and refused one past it with EINVAL (rdma_rxe's errno); a
  * queue asked at its limit comes back no larger; each capability flag is
  * a feature that works, here or in another suite (verbs_mw,
- * verbs_atomic_write, verbs_kernel_ulp).
+ * verbs_atomic_write, verbs_flush, verbs_kernel_ulp).
  *
  *   verbs_attrs DEV_A GID_INDEX_A DEV_B GID_INDEX_B [NETNS_A NETDEV_A]
  *
@@ -37,8 +37,11 @@
 #define CQE_TIMEOUT	10
 #define EVENT_TIMEOUT	15
 #define BUF_LEN		(4 * PAGE)
-/* IB_UVERBS_DEVICE_ATOMIC_WRITE (Linux 6.2's ib_user_verbs.h). */
+/* IB_UVERBS_DEVICE_ATOMIC_WRITE and _FLUSH_GLOBAL (Linux 6.2's
+ * ib_user_verbs.h); the second only on kernels 6.2 and later.
+ */
 #define DEVICE_ATOMIC_WRITE	(1ULL << 40)
+#define DEVICE_FLUSH_GLOBAL	(1ULL << 38)
 /* The flags a behaviour below or another suite checks. */
 #define FLAGS_CHECKED	(IBV_DEVICE_UD_AV_PORT_ENFORCE | \
 			 IBV_DEVICE_PORT_ACTIVE_EVENT | \
@@ -48,7 +51,7 @@
 			 IBV_DEVICE_MEM_MGT_EXTENSIONS | \
 			 IBV_DEVICE_MEM_WINDOW | \
 			 IBV_DEVICE_MEM_WINDOW_TYPE_2B | \
-			 DEVICE_ATOMIC_WRITE)
+			 DEVICE_ATOMIC_WRITE | DEVICE_FLUSH_GLOBAL)
 
 struct side {
 	struct vu_side v;

@@ -54,13 +54,19 @@ local exp_err_codes = {
 	[3] = "remote operation error",
 }
 
-local OP_READ_REQ = 6
+local OP_READ_REQ, OP_FLUSH = 6, 12
 local opcodes = {
 	[1] = "SEND", [2] = "SEND_IMM", [3] = "SEND_INV", [4] = "WRITE",
 	[5] = "WRITE_IMM", [6] = "READ_REQ", [7] = "READ_RESP",
 	[8] = "CMP_SWAP", [9] = "FETCH_ADD", [10] = "ATOMIC_RESP",
-	[11] = "ATOMIC_WRITE",
+	[11] = "ATOMIC_WRITE", [12] = "FLUSH",
 }
+-- A FLUSH's immediate field is the IBA's FETH (annex A19.4.1).
+local flush_types = {
+	[1] = "global visibility", [2] = "persistence",
+	[3] = "global visibility, persistence",
+}
+local flush_levels = { [0] = "range", [1] = "whole region" }
 local cc_types = { [0] = "NSCC" }
 
 local PDS_REQ_LEN, VERBS_LEN = 12, 36
@@ -151,6 +157,12 @@ local f = {
 	v_rkey = ProtoField.uint32(P .. "verbs.rkey", "R_Key", base.HEX),
 	v_imm = ProtoField.uint32(P .. "verbs.imm", "Immediate Data / Invalidated R_Key",
 				  base.HEX),
+	v_feth = ProtoField.uint32(P .. "verbs.feth", "FLUSH Extended Transport Header",
+				   base.HEX),
+	v_feth_plt = ProtoField.uint32(P .. "verbs.feth.plt", "Placement Type", base.HEX,
+				       flush_types, 0x0000000f),
+	v_feth_sel = ProtoField.uint32(P .. "verbs.feth.sel", "Selectivity Level", base.DEC,
+				       flush_levels, 0x00000030),
 	v_pay_len = ProtoField.uint32(P .. "verbs.pay_len", "Payload Length (as sent)"),
 	v_payload_len = ProtoField.uint32(P .. "verbs.payload_len",
 					  "Payload Length (as arrived)"),
@@ -226,7 +238,13 @@ local function dissect_verbs(tvb, tree, off)
 	vt:add(f.v_offset, tvb(off + 12, 4))
 	vt:add(f.v_addr, tvb(off + 16, 8))
 	vt:add(f.v_rkey, tvb(off + 24, 4))
-	vt:add(f.v_imm, tvb(off + 28, 4))
+	if opcode == OP_FLUSH then
+		local ft = vt:add(f.v_feth, tvb(off + 28, 4))
+		ft:add(f.v_feth_plt, tvb(off + 28, 4))
+		ft:add(f.v_feth_sel, tvb(off + 28, 4))
+	else
+		vt:add(f.v_imm, tvb(off + 28, 4))
+	end
 	vt:add(f.v_pay_len, tvb(off + 32, 4))
 
 	-- What the packet carried on the wire: the reported length, which a
@@ -244,6 +262,12 @@ local function dissect_verbs(tvb, tree, off)
 	local info = string.format(" %s msn=%u off=%u len=%u",
 				   opcodes[opcode] or ("op" .. opcode),
 				   tvb(off + 4, 4):uint(), tvb(off + 12, 4):uint(), pay_len)
+	if opcode == OP_FLUSH then
+		local feth = tvb(off + 28, 4):uint()
+		info = info .. string.format(" range=%u plt=%u sel=%u",
+					     tvb(off + 8, 4):uint(), feth % 16,
+					     math.floor(feth / 16) % 4)
+	end
 	vt:add(f.v_payload_len, got):set_generated()
 	local trimmed = opcode ~= OP_READ_REQ and left < pay_len
 	vt:add(f.v_trimmed, trimmed):set_generated()
