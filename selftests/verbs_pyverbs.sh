@@ -27,7 +27,7 @@ SUITE=/usr/share/doc/rdma-core/tests
 # ibv_create_qp_ex, and query). Raise it
 # with each feature that makes more of the suite pass.
 FLOOR=87
-# Tests allowed to fail or error, by name: none now.
+# Tests allowed to fail or error, by name: none with rdma-core 44.
 KNOWN=""
 # The debug kernel runs a sample, the tests of what issue 17 added (memory
 # windows, UD and UC QPs, ATOMIC WRITE, completion events and an extended
@@ -45,6 +45,13 @@ fi
 python3 -c 'import pyverbs' 2>/dev/null || skip "no pyverbs module (python3-pyverbs)"
 version=$(dpkg-query -W -f='${Version}' python3-pyverbs 2>/dev/null)
 BASELINE=$UET_SELFTESTS/pyverbs-rxe-${version%%.*}.list
+# rdma-core 56's rdmacm tests of asynchronous connections that rxe0 does
+# not pass either (it errs on them, as on 43 others): "Exception in
+# active/passive side occurred".
+if [ "${version%%.*}" = 56 ]; then
+	KNOWN="test_rdmacm_async_ex_multicast_traffic test_rdmacm_async_multicast_traffic"
+	KNOWN+=" test_rdmacm_async_traffic_external_qp"
+fi
 if [ -n "${UET_PYVERBS_RXE:-}" ]; then
 	dev=rxe0
 elif [ -r "$BASELINE" ] && [ ${#SAMPLE[@]} = 0 ]; then
@@ -78,32 +85,51 @@ gunzip -f "$T"/tests/*.gz || fail "gunzip the suite"
 # of another kind (a segfault after "Failed to close CQ").
 rm -f "$T"/tests/test_mlx5_*.py "$T"/tests/test_efa*.py
 
-start=$SECONDS
-# The rdmacm tests find the device's netdev and address under
-# /sys/class/net, which only a namespace's own sysfs mount shows.
-in_ns_sys a timeout 600 env PYTHONPATH="$T" PYTHONDONTWRITEBYTECODE=1 \
-	python3 "$T/tests/run_tests.py" --dev $dev --gid "$gid" -v "${SAMPLE[@]}" \
-	>"$T/out" 2>&1
-rc=$?
-log "the suite took $((SECONDS - start)) s, exit $rc"
-[ "$rc" -ne 124 ] || fail "the suite did not end in 600 s"
-
-ran=$(sed -n 's/^Ran \([0-9]*\) tests\{0,1\} in .*/\1/p' "$T/out")
-summary=$(grep -E '^(OK|FAILED)( \(.*\))?$' "$T/out" | tail -n1)
-if [ -z "$ran" ] || [ -z "$summary" ]; then
-	sed 's/^/#   /' "$T/out"
-	fail "no unittest summary in the suite's output"
+# One python a module (unittest's -k on its name), so that a crash ends
+# only that module's tests: rdma-core 56's pyverbs segfaulted on rxe0 and
+# uet0 alike (after "Failed to close CQ" in a test skipped by its setUp).
+# The debug kernel's sample runs in one.
+parts=("")
+if [ ${#SAMPLE[@]} = 0 ]; then
+	mapfile -t parts < <(cd "$T/tests" && ls test_*.py | sed 's/^/tests./; s/\.py$/./')
 fi
-# count WORD: the number unittest's summary gives for WORD (0 if absent).
+# count WORD: the number unittest's summary line gives for WORD (0 if absent).
 count() {
 	local n
 	n=$(sed -n "s/.*[(, ]$1=\([0-9]*\).*/\1/p" <<<"$summary")
 	echo "${n:-0}"
 }
-failures=$(count failures) errors=$(count errors) skipped=$(count skipped)
-xfail=$(count 'expected failures') xpass=$(count 'unexpected successes')
+start=$SECONDS
+ran=0 failures=0 errors=0 skipped=0 xfail=0 xpass=0 crashed=''
+: >"$T/out"
+for part in "${parts[@]}"; do
+	# The rdmacm tests find the device's netdev and address under
+	# /sys/class/net, which only a namespace's own sysfs mount shows.
+	in_ns_sys a timeout 600 env PYTHONPATH="$T" PYTHONDONTWRITEBYTECODE=1 \
+		python3 "$T/tests/run_tests.py" --dev $dev --gid "$gid" -v "${SAMPLE[@]}" \
+		${part:+-k "$part"} >"$T/part" 2>&1
+	rc=$?
+	cat "$T/part" >>"$T/out"
+	[ "$rc" -ne 124 ] || fail "${part:-the suite} did not end in 600 s"
+	n=$(sed -n 's/^Ran \([0-9]*\) tests\{0,1\} in .*/\1/p' "$T/part")
+	summary=$(grep -E '^(OK|FAILED|NO TESTS RAN)( \(.*\))?$' "$T/part" | tail -n1)
+	if [ -z "$n" ] || [ -z "$summary" ]; then
+		crashed+=" ${part:-suite}(exit $rc)"
+		continue
+	fi
+	ran=$((ran + n)) failures=$((failures + $(count failures)))
+	errors=$((errors + $(count errors))) skipped=$((skipped + $(count skipped)))
+	xfail=$((xfail + $(count 'expected failures')))
+	xpass=$((xpass + $(count 'unexpected successes')))
+done
+log "the suite took $((SECONDS - start)) s"
+if [ -n "$crashed" ]; then
+	grep -B3 -A3 -E 'Segmentation|Traceback' "$T/out" | tail -n 40 | sed 's/^/#   /'
+	log "python ended without unittest's summary in:$crashed"
+	[ "$dev" = rxe0 ] || [ -n "$BASELINE" ] || fail "no unittest summary:$crashed"
+fi
 ok=$((ran - failures - errors - skipped - xfail - xpass))
-log "ran $ran: $ok ok, $skipped skipped, $failures failures, $errors errors ($summary)"
+log "ran $ran: $ok ok, $skipped skipped, $failures failures, $errors errors"
 
 # passed: the tests that passed, one id (module.Class.test) a line.
 # unittest puts a test's docstring, if any, between its name and verdict.
