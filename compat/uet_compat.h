@@ -17,6 +17,7 @@
 #include <linux/mm.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
+#include <linux/workqueue.h>
 #include <net/flow.h>
 #include <net/genetlink.h>
 #include <net/udp_tunnel.h>
@@ -92,6 +93,11 @@ static inline void page_frag_cache_drain(struct page_frag_cache *nc)
 			     label, sport, dport, nocheck, ip6cb_flags)	\
 	udp_tunnel6_xmit_skb(dst, sk, skb, dev, saddr, daddr, prio, ttl, \
 			     label, sport, dport, nocheck)
+#endif
+
+/* Before WQ_PERCPU, a workqueue without WQ_UNBOUND was bound to CPUs. */
+#ifndef HAVE_WQ_PERCPU
+#define WQ_PERCPU 0
 #endif
 
 /* A flow's DS field, in a struct flowi4 initialiser. */

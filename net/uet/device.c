@@ -37,7 +37,8 @@ static int uet_query_device(struct ib_device *ibdev, struct ib_device_attr *attr
 {
 	struct uet_dev *udev = to_udev(ibdev);
 
-	if (udata->inlen || udata->outlen)
+	/* ib_register_device() asks with no udata at all (Linux 7.x). */
+	if (udata && (udata->inlen || udata->outlen))
 		return -EINVAL;
 
 	/* The caller zeroed *attr. */

@@ -54,6 +54,7 @@
 #include <linux/wait_bit.h>
 
 #include "engine.h"
+#include "uet_compat.h"
 
 /* Passes an inline owner makes before it hands the rest to the work
  * item: a peer that keeps sending must not hold a CPU in softirq, nor
@@ -98,7 +99,7 @@ int uet_engine_wq_init(void)
 	 * veth at MTU 1500, emulated, perftest polling: 115 MB/s at normal
 	 * priority, 213 at high.)
 	 */
-	uet_engine_wq = alloc_workqueue("uet", WQ_HIGHPRI, 0);
+	uet_engine_wq = alloc_workqueue("uet", WQ_PERCPU | WQ_HIGHPRI, 0);
 	uet_engine_any_wq = alloc_workqueue("uet_any", WQ_UNBOUND | WQ_HIGHPRI,
 					    0);
 	if (uet_engine_wq && uet_engine_any_wq)

@@ -10,6 +10,7 @@
 #include <linux/skbuff.h>
 
 #include "train.h"
+#include "uet_compat.h"
 
 #define HDR	44
 
@@ -46,9 +47,7 @@ static struct sk_buff *train_test_pkt(struct kunit *test, u32 psn, u32 len)
 
 static void train_test_drain(struct page_frag_cache *pfc)
 {
-	if (pfc->va)
-		__page_frag_cache_drain(virt_to_head_page(pfc->va),
-					pfc->pagecnt_bias);
+	page_frag_cache_drain(pfc);
 }
 
 static void uet_train_fits_test(struct kunit *test)
