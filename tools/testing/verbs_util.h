@@ -332,14 +332,18 @@ static inline struct ibv_wc vu_wait_wc(struct ibv_cq *cq, int seconds)
 	return wc;
 }
 
-/* Counter name of port 1 of the device dev (hw_counters); exits if it
- * cannot be read.
+/* Counter name of port 1 of the device dev (hw_counters), as it stands
+ * now; exits if it cannot be read. ib_core answers with the values it
+ * read within the last 10 ms (its hw_stats lifespan, rounded up to
+ * jiffies): a value read before the caller's last event is waited out.
  */
 static inline long long vu_counter(const char *dev, const char *name)
 {
 	char path[256];
 	long long v = -1;
 	FILE *f;
+
+	nanosleep(&(struct timespec){ 0, 25 * 1000 * 1000 }, NULL);
 
 	snprintf(path, sizeof(path),
 		 "/sys/class/infiniband/%s/ports/1/hw_counters/%s", dev, name);
@@ -350,9 +354,7 @@ static inline long long vu_counter(const char *dev, const char *name)
 	return v;
 }
 
-/* Counter name of dev reaches at least want within seconds (sysfs
- * rereads every 10 ms).
- */
+/* Counter name of dev reaches at least want within seconds. */
 static inline int vu_counter_reaches(const char *dev, const char *name,
 				     long long want, int seconds)
 {
@@ -361,7 +363,6 @@ static inline int vu_counter_reaches(const char *dev, const char *name,
 	do {
 		if (vu_counter(dev, name) >= want)
 			return 1;
-		nanosleep(&(struct timespec){ 0, 20 * 1000 * 1000 }, NULL);
 	} while (time(NULL) < end);
 	return 0;
 }
