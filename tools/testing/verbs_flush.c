@@ -111,23 +111,7 @@ static struct ibv_qp *qp_ex(struct vu_side *s)
 
 static void pair_new(struct vu_side *a, struct vu_side *b)
 {
-	struct vu_conn c;
-
-	if (a->qp && (ibv_destroy_qp(a->qp) || ibv_destroy_qp(b->qp)))
-		die("ibv_destroy_qp");
-	vu_drain(a->cq);
-	vu_drain(b->cq);
-	a->qp = qp_ex(a);
-	b->qp = qp_ex(b);
-	if (!a->qp || !b->qp)
-		die("ibv_create_qp_ex");
-	c = vu_conn(b->qp->qp_num, &b->gid, a->gid_index, 0);
-	if (vu_rc_connect(a->qp, &c))
-		die("A: INIT, RTR or RTS");
-	c = vu_conn(a->qp->qp_num, &a->gid, b->gid_index,
-		    IBV_ACCESS_REMOTE_WRITE);
-	if (vu_rc_connect(b->qp, &c))
-		die("B: INIT, RTR or RTS");
+	vu_rc_pair_new(a, b, qp_ex, IBV_ACCESS_REMOTE_WRITE);
 }
 
 /* A signaled FLUSH of len bytes at raddr, alone. */

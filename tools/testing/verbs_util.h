@@ -314,6 +314,32 @@ static inline void vu_drain(struct ibv_cq *cq)
 		;
 }
 
+/* New RC QPs of a and b from make(), connected to each other, b's
+ * open to a with remote access b_access; the pair's QPs before them
+ * destroyed and their completions drained.
+ */
+static inline void vu_rc_pair_new(struct vu_side *a, struct vu_side *b,
+				  struct ibv_qp *(*make)(struct vu_side *s),
+				  int b_access)
+{
+	struct vu_conn c;
+
+	if (a->qp && (ibv_destroy_qp(a->qp) || ibv_destroy_qp(b->qp)))
+		vu_die("ibv_destroy_qp");
+	vu_drain(a->cq);
+	vu_drain(b->cq);
+	a->qp = make(a);
+	b->qp = make(b);
+	if (!a->qp || !b->qp)
+		vu_die("create the QPs");
+	c = vu_conn(b->qp->qp_num, &b->gid, a->gid_index, 0);
+	if (vu_rc_connect(a->qp, &c))
+		vu_die("A: INIT, RTR or RTS");
+	c = vu_conn(a->qp->qp_num, &a->gid, b->gid_index, b_access);
+	if (vu_rc_connect(b->qp, &c))
+		vu_die("B: INIT, RTR or RTS");
+}
+
 /* The next completion of cq, or one of status -1 after seconds. */
 static inline struct ibv_wc vu_wait_wc(struct ibv_cq *cq, int seconds)
 {
