@@ -15,6 +15,8 @@ kernels=$top/tools/testing/kernels.sh
 name=$("$kernels" list | sed -n 2p | cut -d' ' -f1)
 [ -n "$name" ] || exit 1
 build=$cache/build/kernel-$name
+# One build at a time in the directory, which concurrent checks share.
+mkdir -p "$cache/build" && exec 8>"$build.lock" && flock 8 || exit 1
 "$top/tools/testing/module-copy.sh" "$build" || exit 1
 # The tools' sources as git knows them, not the host's builds of them.
 (cd "$top" && git ls-files -co --exclude-standard tools) |
