@@ -410,6 +410,25 @@ uet_counters() {
 	done
 }
 
+# uet_tshark ARGS...: tshark ARGS with tools/wireshark/uet.lua, run as
+# nobody: Wireshark runs no Lua script for root unless a system init.lua
+# allows it (Debian 12 ships one that does, Debian 13 none). nobody opens
+# none of the test's files, so a capture comes on stdin (-r -), and HOME
+# is nobody's, which does not exist (one it cannot read fills stderr
+# with errors, and crashed tshark 4.0). -X comes last: tshark takes -G
+# only as its first option.
+uet_tshark() {
+	HOME=/nonexistent setpriv --reuid=65534 --regid=65534 --clear-groups \
+		tshark "$@" -X "lua_script:$UET_SELFTESTS/../tools/wireshark/uet.lua"
+}
+
+# uet_proto: the name uet.lua registered, the prefix of its fields: uetk
+# where Wireshark has a uet dissector of its own (5.0 and later), else uet.
+uet_proto() {
+	uet_tshark -G protocols | awk -F'\t' '
+		$1 ~ /^uet transport / { print $3; found = 1 } END { exit !found }'
+}
+
 # tcp_listens PID PORT: something listens on TCP PORT in the network
 # namespace of process PID, as /proc/PID/net/tcp and tcp6 show it: tests
 # poll their servers, and ss with grep in the namespace cost the debug

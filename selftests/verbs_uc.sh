@@ -87,10 +87,12 @@ captured() { [ "$(pcap_frames "$T/uc.pcap")" -ge "$1" ]; }
 # decode_uc: uet.lua (tshark) shows every captured frame as a RUD request
 # with the UC flag (tools/wireshark/uet.lua); no ACK went either way.
 decode_uc() {
-	local bad
-	HOME=$T tshark -n -X "lua_script:$UET_SELFTESTS/../tools/wireshark/uet.lua" \
-		-r "$T/uc.pcap" -T fields -e uet.pds.type -e uet.pds.flags.uc \
-		>"$T/uc.decoded" 2>"$T/tshark.err" || { cat "$T/tshark.err"; return 1; }
+	local bad u
+	u=$(uet_proto 2>"$T/tshark.err") ||
+		{ echo "tshark did not load uet.lua:"; cat "$T/tshark.err"; return 1; }
+	uet_tshark -n -r - -T fields -e "$u.pds.type" -e "$u.pds.flags.uc" \
+		<"$T/uc.pcap" >"$T/uc.decoded" 2>"$T/tshark.err" ||
+		{ cat "$T/tshark.err"; return 1; }
 	bad=$(awk '$1 != 2 || ($2 != 1 && $2 != "True")' "$T/uc.decoded" | wc -l)
 	echo "# tshark: $(wc -l <"$T/uc.decoded") frames, $bad not UC requests"
 	[ "$bad" -eq 0 ] && [ -s "$T/uc.decoded" ]

@@ -18,7 +18,6 @@
 # what the port sent, b's device what the filter let through.
 . "$(dirname "$0")/lib.sh"
 
-LUA=$UET_SELFTESTS/../tools/wireshark/uet.lua
 # The port as verbs_trim sets it up (the bursts of 32K WRITEs overflow a
 # 16 KiB buffer drained at 50 Mbit/s, the tail of each is trimmed), and
 # DSCP 26 (first transmissions; ECN bits aside) dropped one in DROP_EVERY.
@@ -32,11 +31,14 @@ uet_pair
 T=$(mktemp -d)
 on_exit "rm -rf $T"
 
-# tshark_run ARGS...: tshark with the dissector, away from any user's
-# Wireshark profile; its "running as root" warning dropped.
+# tshark_run ARGS...: tshark with the dissector (uet_tshark) on the
+# capture; its warnings in $T/tshark.err.
 tshark_run() {
-	HOME=$T tshark -n -X "lua_script:$LUA" "$@" 2>"$T/tshark.err"
+	uet_tshark -n -r - "$@" <"$T/uet.pcap" 2>"$T/tshark.err"
 }
+# U: the prefix of the dissector's fields (uet_proto).
+U=$(uet_proto 2>"$T/tshark.err") ||
+	fail "tshark did not load uet.lua: $(cat "$T/tshark.err")"
 
 step "tc qdisc add dev veth0 root uet rate $RATE limit $LIMIT trim on" \
 	in_ns a tc qdisc add dev veth0 root uet rate $RATE limit $LIMIT trim on \
@@ -151,10 +153,10 @@ lost_nothing() {
 step "tcpdump lost nothing" lost_nothing
 
 start=$SECONDS
-tshark_run -r "$T/uet.pcap" -T fields -E separator=/t -E occurrence=a \
-	-E aggregator=, -e frame.number -e ip.src -e uet.pds.type \
-	-e uet.pds.flags -e uet.pds.psn -e uet.verbs.trimmed -e uet.pds.ctl_type \
-	-e uet.pds.nack.code -e uet.pds.cack_psn -e uet.pds.ack.sack_psn \
+tshark_run -T fields -E separator=/t -E occurrence=a \
+	-E aggregator=, -e frame.number -e ip.src -e "$U.pds.type" \
+	-e "$U.pds.flags" -e "$U.pds.psn" -e "$U.verbs.trimmed" -e "$U.pds.ctl_type" \
+	-e "$U.pds.nack.code" -e "$U.pds.cack_psn" -e "$U.pds.ack.sack_psn" \
 	>"$T/decoded" || fail "tshark: $(cat "$T/tshark.err")"
 log "tshark decoded $(wc -l <"$T/decoded") frames in $((SECONDS - start)) s"
 
@@ -188,7 +190,8 @@ for line in open(sys.argv[1]):
         if t == 2 and src == A:
             n["data"] += 1
             n["retx"] += bool(flags[i] & 0x10)
-            if trimmed.split(",")[i] == "1":
+            # A boolean is 1 to tshark 4.0, True to 4.4.
+            if trimmed.split(",")[i] in ("1", "True"):
                 n["trimmed"] += 1
             else:
                 whole.add(int(psns.split(",")[i]))
@@ -251,6 +254,6 @@ step "every PSN a SACK bitmap acknowledges arrived whole before the ACK" \
 # SACK bitmap and one NACK TRIMMED, in full.
 for k in sample_ack_sack sample_nack_trimmed; do
 	log "decode of frame ${D[$k]} ($k):"
-	log "$(tshark_run -r "$T/uet.pcap" -Y "frame.number == ${D[$k]}" -V -O uet)"
+	log "$(tshark_run -Y "frame.number == ${D[$k]}" -V -O "$U")"
 done
 exit 0
