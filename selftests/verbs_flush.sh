@@ -25,30 +25,6 @@ rc=0
 missing=$("$TOOL" uet0 2>&1) || rc=$?
 [ "$rc" -ne "$KSFT_SKIP" ] || skip "$missing"
 [ "$rc" -eq 0 ] || fail "$TOOL uet0: $missing"
-step "GIDs of 10.0.0.1 and 10.0.0.2 are in the tables" \
-	wait_for 5 pair_gids
-GID_A=$(ibdev_gid_index uet0 10.0.0.1)
-GID_B=$(ibdev_gid_index uet1 10.0.0.2)
-# One packet a datagram, so that netem moves each on its own, each held
-# 0 to 10 ms: a packet passes those held longer.
-step "uet0 sends single packets" in_ns a "$UET" dev set uet0 train_pkts 1
-step "netem reorders on veth0" \
-	in_ns a tc qdisc add dev veth0 root netem delay 5ms 5ms
-
-flush() {
-	local out rc=0
-	out=$("$TOOL" uet0 "$GID_A" uet1 "$GID_B" "$ROUNDS" 2>&1) || rc=$?
-	printf '%s\n' "$out" | sed 's/^/# /'
-	return "$rc"
-}
-
-ooo_was=$(uet_counter uet1 out_of_order_received)
-drops_was=$(uet_counter uet1 drop_access)
-step "FLUSH: every byte placed when it completes, ATOMIC WRITE, errors" flush
-ooo=$(($(uet_counter uet1 out_of_order_received) - ooo_was))
-drops=$(($(uet_counter uet1 drop_access) - drops_was))
-log "uet1 out_of_order_received: +$ooo, drop_access: +$drops"
-step "packets did overtake others" test "$ooo" -gt 0
-step "the responder counted the $REFUSED refused FLUSHes" \
-	test "$drops" -ge "$REFUSED"
+reordered_run "$TOOL" "$ROUNDS" \
+	"FLUSH: every byte placed when it completes, ATOMIC WRITE, errors" "$REFUSED"
 exit 0
