@@ -18,6 +18,7 @@
 #include <net/ip_fib.h>
 #include <net/nexthop.h>
 #include <net/inet_ecn.h>
+#include <net/ip6_checksum.h>
 #include <net/ipv6.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
@@ -501,6 +502,47 @@ static void uet_udp_gso_csum(struct sk_buff *skb)
 /* uet_udp_xmit4/6() found the destination is this host's own. */
 #define UET_UDP_LOCAL	1
 
+/* A datagram to a group goes to IP output as a UDP socket's send does,
+ * with the headers udp_tunnel_xmit_skb() builds, not through the tunnel
+ * helpers: newer ones (Debian 13's 6.12, 7.x) raise the transmit
+ * recursion level around IP output, at which sk_mc_loop() denies this
+ * host the copy IP_MULTICAST_LOOP gives it, and its members got nothing.
+ */
+static void uet_udp_mcast_xmit4(struct rtable *rt, struct sock *sk,
+				struct sk_buff *skb, __be32 saddr,
+				__be32 daddr, u8 tos, u8 ttl, __be16 sport)
+{
+	struct net *net = sock_net(sk);
+	struct udphdr *uh;
+	struct iphdr *iph;
+
+	__skb_push(skb, sizeof(*uh));
+	skb_reset_transport_header(skb);
+	uh = udp_hdr(skb);
+	uh->source = sport;
+	uh->dest = htons(uet_udp_port);
+	uh->len = htons(skb->len);
+	udp_set_csum(false, skb, saddr, daddr, skb->len);
+
+	skb_scrub_packet(skb, false);
+	skb_dst_set(skb, &rt->dst);
+	memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
+	__skb_push(skb, sizeof(*iph));
+	skb_reset_network_header(skb);
+	iph = ip_hdr(skb);
+	iph->version = 4;
+	iph->ihl = sizeof(*iph) >> 2;
+	iph->tos = tos;
+	iph->frag_off = ip_mtu_locked(&rt->dst) ? 0 : htons(IP_DF);
+	iph->ttl = ttl;
+	iph->protocol = IPPROTO_UDP;
+	iph->saddr = saddr;
+	iph->daddr = daddr;
+	__ip_select_ident(net, iph, 1);
+	/* ip_local_out() sets the total length and the checksum. */
+	ip_local_out(net, sk, skb);
+}
+
 /* Under rcu_read_lock. Consumes skb only when it returns 0. */
 static int uet_udp_xmit4(struct uet_udp *udp, struct net_device *ndev,
 			 struct sk_buff *skb, const struct uet_addrs *addrs,
@@ -553,6 +595,11 @@ static int uet_udp_xmit4(struct uet_udp *udp, struct net_device *ndev,
 		return -ENOMEM;
 	}
 	ttl = addrs->hop_limit ?: ip4_dst_hoplimit(&rt->dst);
+	if (ipv4_is_multicast(fl4.daddr)) {
+		uet_udp_mcast_xmit4(rt, sock->sk, skb, fl4.saddr, fl4.daddr,
+				    tos, ttl, htons(sport));
+		return 0;
+	}
 	uet_udp_gso_csum(skb);
 	udp_tunnel_xmit_skb(rt, sock->sk, skb, fl4.saddr, fl4.daddr, tos, ttl,
 			    htons(IP_DF), htons(sport), htons(uet_udp_port),
@@ -571,6 +618,38 @@ static bool uet_udp_cacheable6(struct net *net, struct dst_entry *dst)
 	if (from->nh)
 		return !nexthop_is_multipath(from->nh);
 	return !from->fib6_nsiblings;
+}
+
+/* As uet_udp_mcast_xmit4(), with udp_tunnel6_xmit_skb()'s headers. */
+static void uet_udp_mcast_xmit6(struct dst_entry *dst, struct sock *sk,
+				struct sk_buff *skb,
+				const struct in6_addr *saddr,
+				const struct in6_addr *daddr, u8 tos,
+				u8 hop_limit, __be16 sport)
+{
+	struct ipv6hdr *ip6h;
+	struct udphdr *uh;
+
+	__skb_push(skb, sizeof(*uh));
+	skb_reset_transport_header(skb);
+	uh = udp_hdr(skb);
+	uh->source = sport;
+	uh->dest = htons(uet_udp_port);
+	uh->len = htons(skb->len);
+	skb_dst_set(skb, dst);
+	udp6_set_csum(false, skb, saddr, daddr, skb->len);
+
+	memset(IP6CB(skb), 0, sizeof(*IP6CB(skb)));
+	__skb_push(skb, sizeof(*ip6h));
+	skb_reset_network_header(skb);
+	ip6h = ipv6_hdr(skb);
+	ip6_flow_hdr(ip6h, tos, 0);
+	ip6h->nexthdr = IPPROTO_UDP;
+	ip6h->hop_limit = hop_limit;
+	ip6h->saddr = *saddr;
+	ip6h->daddr = *daddr;
+	/* ip6_local_out() sets the payload length. */
+	ip6_local_out(sock_net(sk), sk, skb);
 }
 
 /* Under rcu_read_lock. Consumes skb only when it returns 0. */
@@ -620,6 +699,11 @@ static int uet_udp_xmit6(struct uet_udp *udp, struct net_device *ndev,
 	 * to fragment an oversized packet, as DF does for IPv4.
 	 */
 	skb_scrub_packet(skb, false);
+	if (ipv6_addr_is_multicast(&fl6.daddr)) {
+		uet_udp_mcast_xmit6(dst, sock->sk, skb, &fl6.saddr, &fl6.daddr,
+				    tos, hop_limit, htons(sport));
+		return 0;
+	}
 	uet_udp_gso_csum(skb);
 	udp_tunnel6_xmit_skb(dst, sock->sk, skb, NULL, &fl6.saddr, &fl6.daddr,
 			     tos, hop_limit, 0, htons(sport),
