@@ -46,18 +46,8 @@ kc=$cache/kernels
 # root_pkgs may carry them): DKMS, and openssl for its signing key.
 extra_pkgs=(dkms openssl)
 
-ok() { echo "ok: $*"; }
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
-
-# run LOG CMD...: CMD's output goes to LOG, shown if CMD fails.
-run() {
-	local log=$1
-	shift
-	"$@" >"$log" 2>&1 || { cat "$log" >&2; fail "$*"; }
-}
+# shellcheck source=tools/testing/install-lib.sh
+. "$here/install-lib.sh"
 
 read -r root image < <("$here/kernels.sh" guest) || fail "no Debian 13 root (kernels.sh guest)"
 abi=${image##*/vmlinuz-}

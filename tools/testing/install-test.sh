@@ -31,18 +31,8 @@ ver=$(sed -n 's/^VERSION := //p' "$top/Makefile")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-ok() { echo "ok: $*"; }
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
-
-# run LOG CMD...: CMD's output goes to LOG, shown if CMD fails.
-run() {
-	local log=$1
-	shift
-	"$@" >"$log" 2>&1 || { cat "$log" >&2; fail "$*"; }
-}
+# shellcheck source=tools/testing/install-lib.sh
+. "$here/install-lib.sh"
 
 # man_clean PAGE: man and groff render PAGE without a warning.
 man_clean() {
