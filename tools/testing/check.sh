@@ -42,13 +42,13 @@ debug_tests="kunit.sh qp_lifecycle.sh rx_frags.sh verbs_faults.sh verbs_forge.sh
 # iproute2 6.15, Wireshark 4.4) what a verbs user meets, the verbs suites,
 # rdma-core's pyverbs suite against rxe's list, the dissector and the
 # netlink spec; on Debian 12 (Linux 6.1) the rest, congestion control,
-# multipath, the qdisc, netlink, rxe's exclusion, the memory charges, and
-# what fails on 6.12 today: trains (GRO there joins no uet packet sent
-# one by one over a veth); pyverbs and device again. Every suite not listed here runs on Debian 12.
+# multipath, the qdisc, netlink, rxe's exclusion, the memory charges;
+# pyverbs and device again. Every suite not listed here runs on Debian 12.
 trixie_tests="device.sh netlink_spec.sh qp_lifecycle.sh rx_frags.sh verbs_access.sh
 	verbs_atomic_write.sh verbs_attrs.sh verbs_faults.sh verbs_flush.sh verbs_forge.sh
 	verbs_kernel_ulp.sh verbs_mw.sh verbs_netem.sh verbs_perftest.sh verbs_pyverbs.sh
-	verbs_rdmacm.sh verbs_ring_fuzz.sh verbs_trim.sh verbs_uc.sh verbs_ud.sh wireshark.sh"
+	verbs_rdmacm.sh verbs_ring_fuzz.sh verbs_train.sh verbs_trim.sh verbs_uc.sh verbs_ud.sh
+	wireshark.sh"
 both_tests="device.sh verbs_pyverbs.sh"
 
 # One check at a time on a machine, and no VM started by hand beside it:
