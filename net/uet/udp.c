@@ -502,6 +502,19 @@ static void uet_udp_gso_csum(struct sk_buff *skb)
 /* uet_udp_xmit4/6() found the destination is this host's own. */
 #define UET_UDP_LOCAL	1
 
+/* The UDP header of a datagram to uet's port, in front of skb's data. */
+static void uet_udp_push_hdr(struct sk_buff *skb, __be16 sport)
+{
+	struct udphdr *uh;
+
+	__skb_push(skb, sizeof(*uh));
+	skb_reset_transport_header(skb);
+	uh = udp_hdr(skb);
+	uh->source = sport;
+	uh->dest = htons(uet_udp_port);
+	uh->len = htons(skb->len);
+}
+
 /* A datagram to a group goes to IP output as a UDP socket's send does,
  * with the headers udp_tunnel_xmit_skb() builds, not through the tunnel
  * helpers: newer ones (Debian 13's 6.12, 7.x) raise the transmit
@@ -513,15 +526,9 @@ static void uet_udp_mcast_xmit4(struct rtable *rt, struct sock *sk,
 				__be32 daddr, u8 tos, u8 ttl, __be16 sport)
 {
 	struct net *net = sock_net(sk);
-	struct udphdr *uh;
 	struct iphdr *iph;
 
-	__skb_push(skb, sizeof(*uh));
-	skb_reset_transport_header(skb);
-	uh = udp_hdr(skb);
-	uh->source = sport;
-	uh->dest = htons(uet_udp_port);
-	uh->len = htons(skb->len);
+	uet_udp_push_hdr(skb, sport);
 	udp_set_csum(false, skb, saddr, daddr, skb->len);
 
 	skb_scrub_packet(skb, false);
@@ -628,14 +635,8 @@ static void uet_udp_mcast_xmit6(struct dst_entry *dst, struct sock *sk,
 				u8 hop_limit, __be16 sport)
 {
 	struct ipv6hdr *ip6h;
-	struct udphdr *uh;
 
-	__skb_push(skb, sizeof(*uh));
-	skb_reset_transport_header(skb);
-	uh = udp_hdr(skb);
-	uh->source = sport;
-	uh->dest = htons(uet_udp_port);
-	uh->len = htons(skb->len);
+	uet_udp_push_hdr(skb, sport);
 	skb_dst_set(skb, dst);
 	udp6_set_csum(false, skb, saddr, daddr, skb->len);
 
