@@ -214,6 +214,16 @@ uet_pair() {
 		fail "no IPv6 GID on uet1"
 }
 
+# shown CMD...: CMD, every line of its output shown (as measurements,
+# which step shows of a passing command); CMD's status.
+shown() {
+	local out rc=0
+
+	out=$("$@" 2>&1) || rc=$?
+	printf '%s\n' "$out" | sed 's/^/# /'
+	return "$rc"
+}
+
 # reordered_run TOOL ROUNDS WHAT REFUSED: the one-process test TOOL run
 # as "TOOL uet0 GID uet1 GID ROUNDS" between uet_pair's devices, as step
 # WHAT, uet0 sending single packets through netem on veth0 that holds
@@ -223,31 +233,20 @@ uet_pair() {
 reordered_run() {
 	local ooo_was drops_was ooo drops
 
-	REORDERED=("$1" uet0 "" uet1 "" "$2")
 	step "GIDs of 10.0.0.1 and 10.0.0.2 are in the tables" \
 		wait_for 5 pair_gids
-	REORDERED[2]=$(ibdev_gid_index uet0 10.0.0.1)
-	REORDERED[4]=$(ibdev_gid_index uet1 10.0.0.2)
 	step "uet0 sends single packets" in_ns a "$UET" dev set uet0 train_pkts 1
 	step "netem reorders on veth0" \
 		in_ns a tc qdisc add dev veth0 root netem delay 5ms 5ms
 	ooo_was=$(uet_counter uet1 out_of_order_received)
 	drops_was=$(uet_counter uet1 drop_access)
-	step "$3" reordered_tool
+	step "$3" shown "$1" uet0 "$(ibdev_gid_index uet0 10.0.0.1)" \
+		uet1 "$(ibdev_gid_index uet1 10.0.0.2)" "$2"
 	ooo=$(($(uet_counter uet1 out_of_order_received) - ooo_was))
 	drops=$(($(uet_counter uet1 drop_access) - drops_was))
 	log "uet1 out_of_order_received: +$ooo, drop_access: +$drops"
 	step "packets did overtake others" test "$ooo" -gt 0
 	step "the responder counted the $4 refused request(s)" test "$drops" -ge "$4"
-}
-
-# reordered_tool: reordered_run's command, its output shown.
-reordered_tool() {
-	local out rc=0
-
-	out=$("${REORDERED[@]}" 2>&1) || rc=$?
-	printf '%s\n' "$out" | sed 's/^/# /'
-	return "$rc"
 }
 
 # leaf_spine N: hosts a (10.0.1.1 on a0) and b (10.0.2.1 on b0), each behind
