@@ -28,6 +28,11 @@
 #   kernels.sh guest
 #       "ROOT IMAGE": the root and kernel of the Debian 13 test host
 #       (vm/run -k trixie), Debian 13's kernel unpacked into the root
+#   kernels.sh source
+#       the directory of the newest kernel's source (kernels.list's newest
+#       line: linux-source-MAJOR.MINOR at its headers' version), fetched and
+#       unpacked once under kernels/src (older trees there are removed):
+#       the debug kernel is built from it (vm/debug-kernel.sh)
 #
 # UET_KMOD_DIR: the M= directory (default: the repo top); it is bind-mounted
 # into the root at the same path, in a mount namespace of the build's own,
@@ -248,6 +253,42 @@ guest() {
 	echo "$root $root/boot/vmlinuz-$abi"
 }
 
+# Prints the newest kernel's unpacked source tree, fetching it once.
+source_tree() {
+	local k abi ver dir dl
+	[ -e "$kc/kernels.list" ] || prepare
+	read -r k abi < <(sort -V "$kc/kernels.list" | tail -n1)
+	[ -n "$abi" ] || die "no kernel in $kc/kernels.list"
+	ver=$(tapt apt-cache show --no-all-versions "linux-headers-$abi" 2>/dev/null |
+		sed -n 's/^Version: //p')
+	if [ -z "$ver" ]; then
+		tapt_update
+		ver=$(tapt apt-cache show --no-all-versions "linux-headers-$abi" |
+			sed -n 's/^Version: //p')
+	fi
+	[ -n "$ver" ] || die "no version of linux-headers-$abi in trixie's lists"
+	dir=$kc/src/linux-source-$ver
+	if [ ! -e "$dir/.uet-unpacked" ]; then
+		mkdir -p "$kc/src"
+		exec 8>"$kc/src/.lock"
+		flock 8
+		if [ ! -e "$dir/.uet-unpacked" ]; then
+			say "fetching and unpacking linux-source-$k $ver"
+			dl=$(mktemp -d "$kc/dl.XXXXXX")
+			(cd "$dl" && tapt apt-get download -qq "linux-source-$k=$ver" >&2)
+			dpkg-deb --fsys-tarfile "$dl"/linux-source-*.deb |
+				tar -xf - -C "$dl" --wildcards "./usr/src/linux-source-$k.tar.*"
+			find "$kc/src" -mindepth 1 -maxdepth 1 -type d -exec rm -rf {} +
+			mkdir -p "$dir"
+			tar -xf "$dl/usr/src/linux-source-$k".tar.* -C "$dir" --strip-components=1
+			rm -rf "$dl"
+			touch "$dir/.uet-unpacked"
+		fi
+		exec 8>&-
+	fi
+	echo "$dir"
+}
+
 # Prints every kernel's "NAME KDIR" line, the host's first.
 list() {
 	local k abi
@@ -306,6 +347,7 @@ in_root() {
 case ${1:-} in
 list) list ;;
 guest) guest ;;
+source) source_tree ;;
 build)
 	[ $# -ge 2 ] || die "usage: $0 build NAME [--] MAKE-ARGS..."
 	shift
@@ -320,7 +362,7 @@ make)
 	in_root "$d" make -C "$(readlink -f "$d")" "$@"
 	;;
 *)
-	echo "usage: $0 list | guest | build NAME [--] MAKE-ARGS... | make DIR [--] MAKE-ARGS..." >&2
+	echo "usage: $0 list | guest | source | build NAME [--] MAKE-ARGS... | make DIR [--] MAKE-ARGS..." >&2
 	exit 2
 	;;
 esac

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Unpacks (once) Debian's linux-source-6.1 into the cache and prints the
-# tree's directory: the debug kernel is built from it (vm/debug-kernel.sh),
-# lint takes the kernel's analysers from it (lint.sh).
+# tree's directory: lint takes the kernel's analysers from it (lint.sh).
+# (The debug kernel is built from the newest source instead: kernels.sh
+# source.)
 set -euo pipefail
 
 cache=${UET_CACHE:-$HOME/.cache/uet}
