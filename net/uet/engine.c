@@ -23,7 +23,9 @@
  *   sending while the receiver places. (64 KiB and 1 MiB WRITEs over a
  *   veth at MTU 1500, emulated: 126 and 136 MB/s with the receiver's
  *   passes in the sender's softirq, one CPU busy; 229 and 213 MB/s this
- *   way, both.)
+ *   way, both.) A light packet (an ACK, a small message) still runs its
+ *   pass there: placing it costs less than the work item's wake-up, which
+ *   a small message's round trip would otherwise pay on both ends.
  * - A packet a QP of this host sent to another one here is queued to the
  *   receiver, whose work item runs the pass (udp.c: loopback).
  * - Timers, kernel consumers' posts (which may come with locks held that
@@ -215,11 +217,13 @@ void uet_engine_init(struct uet_engine *eng, uet_engine_pass_t pass,
  * uet_engine_run() - run the engine here and now, or have its owner run
  * it again
  * @eng: the engine
+ * @light: what made it runnable is little work (a small packet)
  *
  * From the receive softirq one pass at most, none if it interrupted a
- * pass in process context; the rest goes to the work.
+ * pass in process context and the work is not @light; the rest goes to
+ * the work.
  */
-void uet_engine_run(struct uet_engine *eng)
+void uet_engine_run(struct uet_engine *eng, bool light)
 {
 	int passes = 0, max_passes = UET_ENGINE_BH_PASSES;
 	bool more;
@@ -229,7 +233,7 @@ void uet_engine_run(struct uet_engine *eng)
 		return;
 	}
 	if (in_serving_softirq()) {
-		if (this_cpu_read(uet_engine_tasks) &&
+		if (!light && this_cpu_read(uet_engine_tasks) &&
 		    READ_ONCE(eng->cpu) != smp_processor_id()) {
 			uet_engine_kick(eng);
 			return;

@@ -54,7 +54,7 @@ void uet_engine_wq_exit(void);
 
 void uet_engine_init(struct uet_engine *eng, uet_engine_pass_t pass,
 		     uet_engine_admit_t admit);
-void uet_engine_run(struct uet_engine *eng);
+void uet_engine_run(struct uet_engine *eng, bool light);
 void uet_engine_run_task(struct uet_engine *eng);
 void uet_engine_kick(struct uet_engine *eng);
 int uet_engine_queue(struct uet_engine *eng, struct sk_buff_head *q,

@@ -849,9 +849,10 @@ static int uet_nl_qp_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
 {
 	unsigned long qpn = cb->args[1];
 	struct uet_qp *qp;
+	void *entry;
 	int err;
 
-	xa_for_each_start(&udev->qps, qpn, qp, cb->args[1]) {
+	xa_for_each_start(&udev->qps, qpn, entry, cb->args[1]) {
 		qp = uet_qp_get(udev, qpn);
 		if (!qp)
 			continue;

@@ -23,9 +23,10 @@ int uet_pdc_tx_init(struct uet_pdc_tx *tx, u32 win, u32 isn)
 
 	if (!win || win > UET_PDC_WIN_MAX)
 		return -EINVAL;
-	size = min_t(u32, roundup_pow_of_two(win * UET_PDC_SPAN_PER_PKT),
-		     UET_PDC_WIN_MAX);
-	tx->ring = kvcalloc(size, sizeof(*tx->ring), GFP_KERNEL_ACCOUNT);
+	tx->ring_max = min_t(u32, roundup_pow_of_two(win * UET_PDC_SPAN_PER_PKT),
+			     UET_PDC_WIN_MAX);
+	size = min_t(u32, tx->ring_max, UET_PDC_RING_MIN);
+	tx->ring = kcalloc(size, sizeof(*tx->ring), GFP_KERNEL_ACCOUNT);
 	if (!tx->ring)
 		return -ENOMEM;
 	tx->ring_mask = size - 1;
@@ -91,7 +92,53 @@ void uet_pdc_tx_drop_all(struct uet_pdc_tx *tx, uet_pdc_release_t release,
 	tx->lost_bytes = 0;
 }
 
-/* Record a new packet; the caller checked uet_pdc_tx_window_open(). */
+/* Move the packets in flight to a ring of size entries (a power of two
+ * no smaller than what is in flight).
+ */
+static int uet_pdc_tx_resize(struct uet_pdc_tx *tx, u32 size, gfp_t gfp)
+{
+	struct uet_pdc_pkt *ring = kvcalloc(size, sizeof(*ring), gfp);
+	u32 psn;
+
+	if (!ring)
+		return -ENOMEM;
+	for (psn = tx->una; psn != tx->nxt; psn++)
+		ring[psn & (size - 1)] = *uet_pdc_tx_pkt(tx, psn);
+	kvfree(tx->ring);
+	tx->ring = ring;
+	tx->ring_mask = size - 1;
+	return 0;
+}
+
+/**
+ * uet_pdc_tx_reserve() - make room in the ring for one more packet
+ * @tx: the sender, whose window is open (uet_pdc_tx_window_open())
+ * @gfp: how to allocate a larger ring
+ *
+ * Return: 0, or -ENOMEM if the ring is full and could not grow.
+ */
+int uet_pdc_tx_reserve(struct uet_pdc_tx *tx, gfp_t gfp)
+{
+	if (uet_pdc_tx_inflight(tx) <= tx->ring_mask)
+		return 0;
+	return uet_pdc_tx_resize(tx, min(2 * (tx->ring_mask + 1), tx->ring_max),
+				 gfp);
+}
+EXPORT_SYMBOL_IF_KUNIT(uet_pdc_tx_reserve);
+
+/* Everything was acknowledged: back to the smallest ring, if one can be
+ * had (else the ring stays as it is).
+ */
+void uet_pdc_tx_shrink(struct uet_pdc_tx *tx, gfp_t gfp)
+{
+	if (!uet_pdc_tx_inflight(tx) && tx->ring_mask + 1 > UET_PDC_RING_MIN)
+		uet_pdc_tx_resize(tx, UET_PDC_RING_MIN, gfp);
+}
+EXPORT_SYMBOL_IF_KUNIT(uet_pdc_tx_shrink);
+
+/* Record a new packet; the caller checked uet_pdc_tx_window_open() and
+ * made room (uet_pdc_tx_reserve()).
+ */
 u32 uet_pdc_tx_push(struct uet_pdc_tx *tx, void *cookie, u32 bytes, u64 now)
 {
 	struct uet_pdc_pkt *pkt = uet_pdc_tx_pkt(tx, tx->nxt);

@@ -24,6 +24,11 @@
  * (Documentation/uet/dev-guide/results.rst).
  */
 #define UET_PDC_SPAN_PER_PKT	4
+/* Entries of a sender's ring while it has little in flight: it grows to
+ * what the window needs with traffic and comes back to this when all is
+ * acknowledged, so that an idle QP holds no window's worth of state.
+ */
+#define UET_PDC_RING_MIN	16
 /* Transmissions of a packet after which the SACK rule no longer declares
  * it lost by time alone (uet_pdc_tx_judged()).
  */
@@ -98,9 +103,13 @@ struct uet_pdc_tx {
 	u32 reo_persist;
 	u64 reo_grown_ns;	/* when reo_steps last grew */
 	u64 reo_round_ns;	/* when the last round of loss counted */
-	/* ring_mask + 1 entries, by PSN: at most that many in [una, nxt) */
+	/* ring_mask + 1 entries, by PSN: at most that many in [una, nxt);
+	 * a power of two from UET_PDC_RING_MIN to ring_max
+	 * (uet_pdc_tx_reserve(), uet_pdc_tx_shrink()).
+	 */
 	struct uet_pdc_pkt *ring;
 	u32 ring_mask;
+	u32 ring_max;
 	uet_pdc_path_failed_t path_failed;	/* NULL: never */
 	void *path_arg;
 	u32 path_losses;	/* losses path_failed put on a path */
@@ -157,7 +166,7 @@ static inline u32 uet_pdc_tx_pipe_pkts(const struct uet_pdc_tx *tx)
  */
 static inline bool uet_pdc_tx_window_open(const struct uet_pdc_tx *tx)
 {
-	return uet_pdc_tx_inflight(tx) <= tx->ring_mask &&
+	return uet_pdc_tx_inflight(tx) < tx->ring_max &&
 	       uet_pdc_tx_pipe_pkts(tx) < tx->win;
 }
 
@@ -167,6 +176,8 @@ static inline struct uet_pdc_pkt *uet_pdc_tx_pkt(const struct uet_pdc_tx *tx,
 	return &tx->ring[psn & tx->ring_mask];
 }
 
+int uet_pdc_tx_reserve(struct uet_pdc_tx *tx, gfp_t gfp);
+void uet_pdc_tx_shrink(struct uet_pdc_tx *tx, gfp_t gfp);
 u32 uet_pdc_tx_push(struct uet_pdc_tx *tx, void *cookie, u32 bytes, u64 now);
 int uet_pdc_tx_ack(struct uet_pdc_tx *tx, u32 cack, u32 sack_base,
 		   u64 sack_bitmap, uet_pdc_release_t release, void *arg);

@@ -23,6 +23,14 @@ static void uet_pdc_test_release(void *arg, u32 psn, void *cookie)
 	rel->last = psn;
 }
 
+/* A new packet, the ring grown for it first as the requester does. */
+static u32 uet_pdc_test_push(struct kunit *test, struct uet_pdc_tx *tx,
+			     void *cookie, u32 bytes, u64 now)
+{
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_reserve(tx, GFP_KERNEL), 0);
+	return uet_pdc_tx_push(tx, cookie, bytes, now);
+}
+
 /* Starts next to the PSN wrap so every case also crosses it. */
 #define ISN	0xfffffff8U
 
@@ -38,7 +46,7 @@ static void uet_pdc_window_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, uet_pdc_tx_init(&tx, 12, ISN), 0);
 	for (i = 0; i < 12; i++) {
 		KUNIT_ASSERT_TRUE(test, uet_pdc_tx_window_open(&tx));
-		KUNIT_EXPECT_EQ(test, uet_pdc_tx_push(&tx, &rel, 100, 0), ISN + i);
+		KUNIT_EXPECT_EQ(test, uet_pdc_test_push(test, &tx, &rel, 100, 0), ISN + i);
 	}
 	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_window_open(&tx));
 	KUNIT_EXPECT_EQ(test, uet_pdc_tx_inflight(&tx), 12U);
@@ -76,9 +84,10 @@ static void uet_pdc_window_hole_test(struct kunit *test)
 	u32 i, psn, pipe;
 
 	KUNIT_ASSERT_EQ(test, uet_pdc_tx_init(&tx, 12, ISN), 0);
-	KUNIT_EXPECT_EQ(test, tx.ring_mask + 1, 64U);
+	KUNIT_EXPECT_EQ(test, tx.ring_mask + 1, UET_PDC_RING_MIN);
+	KUNIT_EXPECT_EQ(test, tx.ring_max, 64U);
 	for (i = 0; i < 12; i++)
-		uet_pdc_tx_push(&tx, &rel, 100, 0);
+		uet_pdc_test_push(test, &tx, &rel, 100, 0);
 	KUNIT_EXPECT_FALSE(test, uet_pdc_tx_window_open(&tx));
 
 	/* Everything after the first packet arrives, 11 at a time. */
@@ -88,7 +97,7 @@ static void uet_pdc_window_hole_test(struct kunit *test)
 				11);
 		KUNIT_EXPECT_EQ(test, uet_pdc_tx_pipe_pkts(&tx), 1U);
 		for (i = 0; i < 11 && uet_pdc_tx_window_open(&tx); i++)
-			uet_pdc_tx_push(&tx, &rel, 100, 0);
+			uet_pdc_test_push(test, &tx, &rel, 100, 0);
 		KUNIT_EXPECT_EQ(test, tx.una, ISN);
 		if (uet_pdc_tx_inflight(&tx) < 64)
 			KUNIT_EXPECT_FALSE(test, uet_pdc_tx_window_open(&tx));
@@ -122,7 +131,7 @@ static void uet_pdc_sack_test(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, uet_pdc_tx_init(&tx, 64, ISN), 0);
 	for (i = 0; i < 10; i++)
-		uet_pdc_tx_push(&tx, &rel, 100, 0);
+		uet_pdc_test_push(test, &tx, &rel, 100, 0);
 
 	/* ISN+0,1 arrived; ISN+2 and ISN+5 missing; 3,4,6..9 arrived. */
 	KUNIT_EXPECT_EQ(test, uet_pdc_tx_ack(&tx, ISN + 1, ISN + 2,
@@ -174,7 +183,7 @@ static void uet_pdc_loss_rules_test(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, uet_pdc_tx_init(&tx, 64, ISN), 0);
 	for (i = 0; i < 8; i++)
-		uet_pdc_tx_push(&tx, &rel, 100, i * MS);
+		uet_pdc_test_push(test, &tx, &rel, 100, i * MS);
 	/* An RTT sample of 10 ms from ISN+0, then it is acked. */
 	uet_pdc_tx_rtt_sample(&tx, ISN, 10 * MS, true);
 	KUNIT_EXPECT_EQ(test, tx.srtt_ns, 10 * MS);
@@ -206,7 +215,7 @@ static void uet_pdc_loss_rules_test(struct kunit *test)
 	 */
 	tx.path_failed = uet_pdc_test_path_failed;
 	tx.path_arg = &tx;
-	uet_pdc_tx_push(&tx, &rel, 100, 20 * MS);
+	uet_pdc_test_push(test, &tx, &rel, 100, 20 * MS);
 	/* ISN + 1 was resent at 20 ms too: nothing is due before 30 ms. */
 	KUNIT_EXPECT_EQ(test, uet_pdc_tx_rto_due(&tx, 10 * MS), 30 * MS);
 	KUNIT_EXPECT_EQ(test, uet_pdc_tx_timeout(&tx, 25 * MS, 10 * MS), 0U);
@@ -239,7 +248,7 @@ static void uet_pdc_rto_recovery_test(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, uet_pdc_tx_init(&tx, 64, ISN), 0);
 	for (i = 0; i < 16; i++)
-		uet_pdc_tx_push(&tx, &rel, 100, 0);
+		uet_pdc_test_push(test, &tx, &rel, 100, 0);
 	KUNIT_EXPECT_EQ(test, uet_pdc_tx_timeout(&tx, 10 * MS, 10 * MS), 16U);
 	KUNIT_ASSERT_TRUE(test, uet_pdc_tx_next_lost(&tx, &psn));
 	KUNIT_EXPECT_EQ(test, psn, ISN);
@@ -266,8 +275,8 @@ static void uet_pdc_rto_recovery_test(struct kunit *test)
 	 * out while the timeout's marks wait.
 	 */
 	for (i = 0; i < 16; i++)
-		uet_pdc_tx_push(&tx, &rel, 100, 20 * MS);
-	uet_pdc_tx_push(&tx, &rel, 100, 25 * MS);
+		uet_pdc_test_push(test, &tx, &rel, 100, 20 * MS);
+	uet_pdc_test_push(test, &tx, &rel, 100, 25 * MS);
 	KUNIT_EXPECT_EQ(test, uet_pdc_tx_timeout(&tx, 30 * MS, 10 * MS), 16U);
 	KUNIT_EXPECT_TRUE(test, uet_pdc_tx_nack(&tx, ISN + 32, false));
 	KUNIT_ASSERT_TRUE(test, uet_pdc_tx_next_lost(&tx, &psn));
@@ -304,7 +313,7 @@ static void uet_pdc_overtake_test(struct kunit *test)
 	 */
 	KUNIT_ASSERT_EQ(test, uet_pdc_tx_init(&tx, 64, ISN), 0);
 	for (i = 0; i < 10; i++)
-		uet_pdc_tx_push(&tx, &rel, 100, 0);
+		uet_pdc_test_push(test, &tx, &rel, 100, 0);
 	KUNIT_EXPECT_TRUE(test, uet_pdc_tx_nack(&tx, ISN + 9, false));
 	uet_pdc_tx_resent(&tx, ISN + 9, MS);
 	uet_pdc_tx_ack(&tx, ISN - 1, ISN + 9, 1, uet_pdc_test_release, &rel);
@@ -334,7 +343,7 @@ static void uet_pdc_lone_hole_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, uet_pdc_tx_init(&tx, 64, ISN), 0);
 	tx.srtt_ns = 4 * MS;
 	for (i = 0; i < 10; i++)
-		uet_pdc_tx_push(&tx, &rel, 100, 0);
+		uet_pdc_test_push(test, &tx, &rel, 100, 0);
 	/* All but ISN + 2 arrive. */
 	uet_pdc_tx_ack(&tx, ISN + 1, ISN + 3, 0x7f, uet_pdc_test_release, &rel);
 	for (t = 5 * MS, i = 1; i < UET_PDC_BLIND_XMITS; i++, t += 6 * MS) {
@@ -351,11 +360,11 @@ static void uet_pdc_lone_hole_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, uet_pdc_tx_detect_loss(&tx, t + 100 * MS, 3), 0U);
 	KUNIT_EXPECT_EQ(test, uet_pdc_tx_rto_due(&tx, 50 * MS), t + 45 * MS);
 	/* A packet sent before the resend says nothing either. */
-	uet_pdc_tx_push(&tx, &rel, 100, t - 5 * MS - 1);
+	uet_pdc_test_push(test, &tx, &rel, 100, t - 5 * MS - 1);
 	uet_pdc_tx_ack(&tx, ISN + 1, ISN + 10, 1, uet_pdc_test_release, &rel);
 	KUNIT_EXPECT_EQ(test, uet_pdc_tx_detect_loss(&tx, t + 100 * MS, 3), 0U);
 	/* One sent after it does: the copy is lost as well. */
-	uet_pdc_tx_push(&tx, &rel, 100, t - 4 * MS);
+	uet_pdc_test_push(test, &tx, &rel, 100, t - 4 * MS);
 	uet_pdc_tx_ack(&tx, ISN + 1, ISN + 11, 1, uet_pdc_test_release, &rel);
 	KUNIT_EXPECT_EQ(test, uet_pdc_tx_loss_deadline(&tx, 3), t);
 	KUNIT_EXPECT_EQ(test, uet_pdc_tx_detect_loss(&tx, t, 3), 1U);
@@ -373,7 +382,7 @@ static void uet_pdc_reo_learn_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, uet_pdc_tx_init(&tx, 64, ISN), 0);
 	tx.srtt_ns = 4 * MS;
 	for (i = 0; i < 10; i++)
-		uet_pdc_tx_push(&tx, &rel, 100, 0);
+		uet_pdc_test_push(test, &tx, &rel, 100, 0);
 	uet_pdc_tx_ack(&tx, ISN - 1, ISN + 4, 0x3f, uet_pdc_test_release, &rel);
 	KUNIT_EXPECT_EQ(test, uet_pdc_tx_loss_deadline(&tx, 3), 5 * MS);
 
@@ -398,10 +407,10 @@ static void uet_pdc_reo_learn_test(struct kunit *test)
 	tx.reo_persist = 2;
 	KUNIT_EXPECT_EQ(test, uet_pdc_tx_detect_loss(&tx, 100 * MS, 3), 3U);
 	KUNIT_EXPECT_EQ(test, tx.reo_steps, 1U);
-	uet_pdc_tx_push(&tx, &rel, 100, 100 * MS);
-	uet_pdc_tx_push(&tx, &rel, 100, 100 * MS);
+	uet_pdc_test_push(test, &tx, &rel, 100, 100 * MS);
+	uet_pdc_test_push(test, &tx, &rel, 100, 100 * MS);
 	for (i = 0; i < 4; i++)
-		uet_pdc_tx_push(&tx, &rel, 100, 100 * MS);
+		uet_pdc_test_push(test, &tx, &rel, 100, 100 * MS);
 	uet_pdc_tx_ack(&tx, ISN - 1, ISN + 12, 0xf, uet_pdc_test_release, &rel);
 	KUNIT_EXPECT_EQ(test, uet_pdc_tx_detect_loss(&tx, 200 * MS, 3), 2U);
 	KUNIT_EXPECT_EQ(test, tx.reo_steps, 0U);
@@ -423,7 +432,7 @@ static void uet_pdc_slow_path_test(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, uet_pdc_tx_init(&tx, 64, ISN), 0);
 	for (i = 0; i < 10; i++)
-		uet_pdc_tx_push(&tx, &rel, 100, 0);
+		uet_pdc_test_push(test, &tx, &rel, 100, 0);
 	uet_pdc_tx_rtt_sample(&tx, ISN, 4 * MS, true);
 	KUNIT_EXPECT_EQ(test, tx.srtt_ns, 4 * MS);
 	uet_pdc_tx_ack(&tx, ISN, ISN + 1, 0, uet_pdc_test_release, &rel);
@@ -561,7 +570,7 @@ static void uet_pdc_end_to_end_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, uet_pdc_tx_init(&tx, 32, ISN), 0);
 	KUNIT_ASSERT_EQ(test, uet_pdc_rx_init(&rx, 32, ISN), 0);
 	for (i = 0; i < 32; i++) {
-		psn = uet_pdc_tx_push(&tx, &rel, 100, 0);
+		psn = uet_pdc_test_push(test, &tx, &rel, 100, 0);
 		if (i % 5 == 4)
 			continue;
 		KUNIT_ASSERT_EQ(test, uet_pdc_rx_check(&rx, psn), UET_PDC_NEW);
@@ -589,8 +598,52 @@ static void uet_pdc_end_to_end_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rel.count, 32U);
 }
 
+/* The ring starts small, grows with what is in flight, keeps each
+ * packet at its PSN while it grows, and is small again once everything
+ * is acknowledged (uet_pdc_window_hole_test() grows it to ring_max).
+ */
+static void uet_pdc_ring_test(struct kunit *test)
+{
+	struct uet_pdc_test_rel rel = {};
+	struct uet_pdc_tx tx;
+	u32 i;
+
+	KUNIT_ASSERT_EQ(test, uet_pdc_tx_init(&tx, 16, ISN), 0);
+	KUNIT_EXPECT_EQ(test, tx.ring_mask + 1, UET_PDC_RING_MIN);
+	KUNIT_EXPECT_EQ(test, tx.ring_max, 64U);
+	for (i = 0; i < 16; i++)
+		uet_pdc_test_push(test, &tx, &rel, 100 + i, 0);
+	KUNIT_EXPECT_EQ(test, tx.ring_mask + 1, 16U);
+	/* Half acknowledged out of order: the rest stays in flight. */
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_ack(&tx, ISN - 1, ISN + 8, 0xff,
+					     uet_pdc_test_release, &rel), 8);
+	for (i = 16; i < 24; i++)
+		uet_pdc_test_push(test, &tx, &rel, 100 + i, 0);
+	KUNIT_EXPECT_EQ(test, tx.ring_mask + 1, 32U);
+	for (i = 0; i < 24; i++)
+		KUNIT_EXPECT_EQ(test, uet_pdc_tx_pkt(&tx, ISN + i)->bytes,
+				100 + i);
+	KUNIT_EXPECT_EQ(test, !!(uet_pdc_tx_pkt(&tx, ISN + 8)->flags &
+				 UET_PDC_ACKED), 1);
+	KUNIT_EXPECT_EQ(test, !!(uet_pdc_tx_pkt(&tx, ISN)->flags &
+				 UET_PDC_ACKED), 0);
+	/* Nothing shrinks while a packet is in flight. */
+	uet_pdc_tx_shrink(&tx, GFP_KERNEL);
+	KUNIT_EXPECT_EQ(test, tx.ring_mask + 1, 32U);
+	KUNIT_EXPECT_EQ(test, uet_pdc_tx_ack(&tx, ISN + 23, ISN + 24, 0,
+					     uet_pdc_test_release, &rel), 16);
+	KUNIT_EXPECT_EQ(test, rel.count, 24U);
+	uet_pdc_tx_shrink(&tx, GFP_KERNEL);
+	KUNIT_EXPECT_EQ(test, tx.ring_mask + 1, UET_PDC_RING_MIN);
+	KUNIT_EXPECT_EQ(test, uet_pdc_test_push(test, &tx, &rel, 100, 0),
+			ISN + 24);
+	uet_pdc_tx_free(&tx, uet_pdc_test_release, &rel);
+	KUNIT_EXPECT_EQ(test, rel.count, 25U);
+}
+
 static struct kunit_case uet_pdc_cases[] = {
 	KUNIT_CASE(uet_pdc_window_test),
+	KUNIT_CASE(uet_pdc_ring_test),
 	KUNIT_CASE(uet_pdc_window_hole_test),
 	KUNIT_CASE(uet_pdc_sack_test),
 	KUNIT_CASE(uet_pdc_loss_rules_test),

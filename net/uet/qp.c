@@ -26,20 +26,44 @@
 
 struct uet_qp *uet_qp_get(struct uet_dev *udev, u32 qpn)
 {
-	struct uet_qp *qp;
+	struct uet_qp_ref *ref;
+	struct uet_qp *qp = NULL;
 
 	rcu_read_lock();
-	qp = xa_load(&udev->qps, qpn);
-	if (qp && !refcount_inc_not_zero(&qp->ref))
-		qp = NULL;
+	ref = xa_load(&udev->qps, qpn);
+	if (ref && refcount_inc_not_zero(&ref->count))
+		qp = ref->qp;
 	rcu_read_unlock();
 	return qp;
 }
 
 void uet_qp_put(struct uet_qp *qp)
 {
-	if (refcount_dec_and_test(&qp->ref))
+	if (refcount_dec_and_test(&qp->ref->count))
 		complete(&qp->free);
+}
+
+/* The QP's entry for the QP table (struct uet_qp_ref), holding the
+ * table's reference.
+ */
+int uet_qp_ref_alloc(struct uet_qp *qp)
+{
+	qp->ref = kmalloc(sizeof(*qp->ref), GFP_KERNEL_ACCOUNT);
+	if (!qp->ref)
+		return -ENOMEM;
+	refcount_set(&qp->ref->count, 1);
+	qp->ref->qp = qp;
+	init_completion(&qp->free);
+	return 0;
+}
+
+/* Take the QP out of the table, then wait for the lookups holding it. */
+void uet_qp_unpublish(struct uet_qp *qp)
+{
+	xa_erase(&qp->udev->qps, qp->ibqp.qp_num);
+	uet_qp_put(qp);
+	wait_for_completion(&qp->free);
+	kfree_rcu(qp->ref, rcu);
 }
 
 u8 uet_qp_tos(u8 dscp, bool ect)
@@ -425,8 +449,6 @@ int uet_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	}
 
 	qp->udev = udev;
-	refcount_set(&qp->ref, 1);
-	init_completion(&qp->free);
 	mutex_init(&qp->ctl_lock);
 	spin_lock_init(&qp->state_lock);
 	spin_lock_init(&qp->sq_lock);
@@ -509,16 +531,21 @@ int uet_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 			goto err_resp;
 	}
 
+	err = uet_qp_ref_alloc(qp);
+	if (err)
+		goto err_resp;
 	err = xa_alloc_cyclic(&udev->qps, &qpn, NULL,
 			      XA_LIMIT(UET_MIN_QPN, UET_MAX_QPN), &udev->qp_next,
 			      GFP_KERNEL);
 	if (err < 0)
-		goto err_resp;
+		goto err_ref;
 	ibqp->qp_num = qpn;
 	/* Visible to the receive path only now that it is whole. */
-	xa_store(&udev->qps, qpn, qp, GFP_KERNEL);
+	xa_store(&udev->qps, qpn, qp->ref, GFP_KERNEL);
 	return 0;
 
+err_ref:
+	kfree(qp->ref);
 err_resp:
 	uet_resp_free(qp);
 err_req:
@@ -554,20 +581,12 @@ static void uet_qp_stop(struct uet_qp *qp)
 int uet_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 {
 	struct uet_qp *qp = to_uqp(ibqp);
-	struct uet_dev *udev = qp->udev;
 
 	if (uet_qp_is_ud(qp)) {
 		uet_ud_destroy_qp(qp);
 		return 0;
 	}
-	xa_erase(&udev->qps, ibqp->qp_num);
-	/* A lookup that found the QP before the erase may not have taken
-	 * its reference yet: ib_core frees the QP when we return.
-	 */
-	synchronize_rcu();
-	uet_qp_put(qp);
-	wait_for_completion(&qp->free);
-
+	uet_qp_unpublish(qp);
 	uet_qp_stop(qp);
 	skb_queue_purge(&qp->rxq);
 	uet_resp_free(qp);

@@ -21,6 +21,7 @@
 /* Engine limits; the transport parameters are in params.h. */
 #define UET_WORK_BUDGET		64	/* packets per run before yielding */
 #define UET_RMSG_MAX		64	/* receive-consuming messages in flight */
+#define UET_REQ_JOBS_MIN	4	/* responses owed, before the table grows */
 
 /* Private copy of a send WQE and what the requester knows about it. */
 struct uet_swqe {
@@ -88,7 +89,10 @@ struct uet_req {
 	u32 rmsg;		/* receive-consuming messages outstanding */
 	u64 rd_since_ns;	/* last one started or response: their wait's start */
 
-	/* Responses we owe the peer. */
+	/* Responses we owe the peer: jobs_mask + 1 entries, a power of two
+	 * from UET_REQ_JOBS_MIN, grown as the peer's READs and atomics
+	 * need (uet_req_job_room()).
+	 */
 	struct uet_rjob *jobs;
 	u32 jobs_head, jobs_tail, jobs_mask;
 
@@ -208,6 +212,8 @@ enum ib_qp_state uet_qp_state(struct uet_qp *qp);
 bool uet_qp_pass_open(struct uet_qp *qp, enum ib_qp_state state);
 struct uet_qp *uet_qp_get(struct uet_dev *udev, u32 qpn);
 void uet_qp_put(struct uet_qp *qp);
+int uet_qp_ref_alloc(struct uet_qp *qp);
+void uet_qp_unpublish(struct uet_qp *qp);
 void uet_qp_error(struct uet_qp *qp);
 u8 uet_qp_tos(u8 dscp, bool ect);
 int uet_qp_xmit(struct uet_qp *qp, struct sk_buff *skb, u8 tos, u16 entropy);
@@ -237,8 +243,8 @@ void uet_req_rcv_ctl(struct uet_qp *qp, struct sk_buff *skb);
 bool uet_req_flush(struct uet_qp *qp);
 int uet_req_rcv_resp(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 		     struct sk_buff *skb, int off, u32 len);
-int uet_req_queue_job(struct uet_qp *qp, const struct uet_rjob *job);
-bool uet_req_jobs_full(const struct uet_qp *qp);
+int uet_req_job_room(struct uet_qp *qp);
+void uet_req_queue_job(struct uet_qp *qp, const struct uet_rjob *job);
 
 /* resp.c */
 int uet_resp_init(struct uet_qp *qp);

@@ -38,7 +38,7 @@ void uet_rcv(struct uet_dev *udev, struct sk_buff *skb, bool run)
 {
 	unsigned int need;
 	struct uet_qp *qp;
-	bool train;
+	bool train, light;
 	u32 seg;
 	int type;
 	u16 dpdcid;
@@ -88,6 +88,8 @@ void uet_rcv(struct uet_dev *udev, struct sk_buff *skb, bool run)
 	trace_uet_rx(udev->ibdev.index, dpdcid, skb,
 		     UET_SKB_CB(skb)->dscp << 2 | UET_SKB_CB(skb)->ecn);
 
+	/* Read before the packet is queued: its owner may free it. */
+	light = !train && skb->len <= UET_RCV_LIGHT_LEN;
 	qp = uet_qp_get(udev, dpdcid);
 	if (!qp || uet_qp_is_ud(qp)) {
 		uet_inc(udev, UET_CNT_DROP_NO_QP);
@@ -100,10 +102,11 @@ void uet_rcv(struct uet_dev *udev, struct sk_buff *skb, bool run)
 				 uet_param(udev, rx_backlog))) {
 	case 0:
 		/* Run to completion here, in the receive softirq; a packet
-		 * from this host (loopback) leaves it to the QP's work.
+		 * from this host (loopback) leaves it to the QP's work,
+		 * unless it is light.
 		 */
-		if (run)
-			uet_engine_run(&qp->eng);
+		if (run || light)
+			uet_engine_run(&qp->eng, light);
 		else
 			uet_engine_kick(&qp->eng);
 		break;

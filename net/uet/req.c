@@ -121,7 +121,8 @@ int uet_req_init(struct uet_qp *qp)
 	req->swqe_size = ALIGN(offsetof(struct uet_swqe, wqe) +
 			       (1U << qp->sq.log2_elem_size), 8);
 	req->swq = kvcalloc(slots, req->swqe_size, GFP_KERNEL_ACCOUNT);
-	req->jobs = kcalloc(UET_MAX_RD_ATOMIC, sizeof(*req->jobs), GFP_KERNEL_ACCOUNT);
+	req->jobs = kcalloc(UET_REQ_JOBS_MIN, sizeof(*req->jobs),
+			    GFP_KERNEL_ACCOUNT);
 	if (!req->swq || !req->jobs) {
 		kvfree(req->swq);
 		kfree(req->jobs);
@@ -129,7 +130,7 @@ int uet_req_init(struct uet_qp *qp)
 		return -ENOMEM;
 	}
 	req->swq_mask = slots - 1;
-	req->jobs_mask = UET_MAX_RD_ATOMIC - 1;
+	req->jobs_mask = UET_REQ_JOBS_MIN - 1;
 	__skb_queue_head_init(&req->spare);
 	if (qp->is_user)
 		req->memcg = get_mem_cgroup_from_mm(current->mm);
@@ -855,19 +856,6 @@ static bool uet_req_may_start(struct uet_qp *qp, struct uet_swqe *w)
 	return true;
 }
 
-/* May a new packet leave now: MPR window and congestion control. */
-static bool uet_req_may_send(struct uet_qp *qp, u64 now)
-{
-	/* Without ACKs congestion control hears nothing: UC is not paced. */
-	if (uet_qp_is_uc(qp))
-		return true;
-	if (!uet_pdc_tx_window_open(&qp->tx)) {
-		qp->req->need_ack = true;
-		return false;
-	}
-	return uet_req_cc_ok(qp, qp->cc.mtu, now);
-}
-
 /* Out of memory, or the creator's memory cgroup at its limit: the ACK or
  * timeout of a packet in flight, which may free some, brings the next
  * pass; with none in flight, a timer does, rather than a pass at once
@@ -877,6 +865,47 @@ static void uet_req_nomem(struct uet_qp *qp)
 {
 	if (!uet_pdc_tx_inflight(&qp->tx))
 		uet_qp_timer_once(&qp->pace_timer, NSEC_PER_MSEC);
+}
+
+/* The sender's ring resized (grown for one more packet, or shrunk),
+ * charged to the QP's creator. No __GFP_HIGH: see uet_req_frag_alloc().
+ */
+#define UET_REQ_RING_GFP	(GFP_NOWAIT | __GFP_NOWARN | __GFP_ACCOUNT)
+
+static int uet_req_ring_reserve(struct uet_qp *qp)
+{
+	struct mem_cgroup *old = set_active_memcg(qp->req->memcg);
+	int err = uet_pdc_tx_reserve(&qp->tx, UET_REQ_RING_GFP);
+
+	set_active_memcg(old);
+	return err;
+}
+
+static void uet_req_ring_shrink(struct uet_qp *qp)
+{
+	struct mem_cgroup *old = set_active_memcg(qp->req->memcg);
+
+	uet_pdc_tx_shrink(&qp->tx, UET_REQ_RING_GFP);
+	set_active_memcg(old);
+}
+
+/* May a new packet leave now: MPR window, room in the ring for it, and
+ * congestion control.
+ */
+static bool uet_req_may_send(struct uet_qp *qp, u64 now)
+{
+	/* Without ACKs congestion control hears nothing: UC is not paced. */
+	if (uet_qp_is_uc(qp))
+		return true;
+	if (!uet_pdc_tx_window_open(&qp->tx)) {
+		qp->req->need_ack = true;
+		return false;
+	}
+	if (uet_req_ring_reserve(qp)) {
+		uet_req_nomem(qp);
+		return false;
+	}
+	return uet_req_cc_ok(qp, qp->cc.mtu, now);
 }
 
 /* A responder in RTR answers the peer's READs and atomics before RTS gave
@@ -1202,6 +1231,7 @@ void uet_req_rcv_ack(struct uet_qp *qp, struct sk_buff *skb)
 			       ack.cack_psn + ack.sack_psn_offset,
 			       ack.sack_bitmap, uet_req_acked_pkt, qp);
 	uet_req_good_flush(qp);
+	uet_req_ring_shrink(qp);
 	if (qp->tx.nlate && qp->cc.ops->on_late)
 		qp->cc.ops->on_late(&qp->cc, now, qp->tx.nlate * qp->cc.mtu);
 	qp->tx.nlate = 0;
@@ -1433,23 +1463,48 @@ int uet_req_rcv_resp(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 	return 0;
 }
 
-bool uet_req_jobs_full(const struct uet_qp *qp)
+/**
+ * uet_req_job_room() - make room for one more response to owe the peer
+ * @qp: the QP, whose peer asked a READ or an atomic
+ *
+ * At most max_dest_rd_atomic responses are owed; the table grows for
+ * them, charged to the QP's creator.
+ *
+ * Return: 0; -ENOSPC if the peer asked past the limit, -ENOMEM if the
+ * table could not grow (the peer may ask again).
+ */
+int uet_req_job_room(struct uet_qp *qp)
 {
-	const struct uet_req *req = qp->req;
+	struct uet_req *req = qp->req;
+	u32 n = req->jobs_tail - req->jobs_head, size, i;
+	struct mem_cgroup *old;
+	struct uet_rjob *jobs;
 
-	return req->jobs_tail - req->jobs_head >=
-	       max_t(u32, qp->max_dest_rd_atomic, 1);
+	if (n >= max_t(u32, qp->max_dest_rd_atomic, 1))
+		return -ENOSPC;
+	if (n <= req->jobs_mask)
+		return 0;
+	size = min_t(u32, 2 * (req->jobs_mask + 1), UET_MAX_RD_ATOMIC);
+	old = set_active_memcg(req->memcg);
+	jobs = kmalloc_array(size, sizeof(*jobs), UET_REQ_RING_GFP);
+	set_active_memcg(old);
+	if (!jobs)
+		return -ENOMEM;
+	for (i = req->jobs_head; i != req->jobs_tail; i++)
+		jobs[i & (size - 1)] = req->jobs[i & req->jobs_mask];
+	kfree(req->jobs);
+	req->jobs = jobs;
+	req->jobs_mask = size - 1;
+	return 0;
 }
 
-int uet_req_queue_job(struct uet_qp *qp, const struct uet_rjob *job)
+/* Owe the peer a response; the caller made room (uet_req_job_room()). */
+void uet_req_queue_job(struct uet_qp *qp, const struct uet_rjob *job)
 {
 	struct uet_req *req = qp->req;
 
-	if (uet_req_jobs_full(qp))
-		return -ENOSPC;
 	req->jobs[req->jobs_tail & req->jobs_mask] = *job;
 	req->jobs_tail++;
-	return 0;
 }
 
 /* The QP is in error: every WQE, taken or still in the ring, is flushed,

@@ -358,20 +358,26 @@ static int uet_resp_execute(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 		if (!mr)
 			return UET_VERR_REM_ACCESS;
 		uet_mr_put(mr);
+		err = uet_req_job_room(qp);
+		if (err)
+			return err == -ENOMEM ? -EAGAIN : UET_VERR_REM_INV_REQ;
 		job.opcode = UET_OP_READ_RESP;
 		job.seq = vh->msn;
 		job.addr = vh->addr;
 		job.rkey = vh->rkey;
 		job.length = vh->msg_len;
-		return uet_req_queue_job(qp, &job) ? UET_VERR_REM_INV_REQ : 0;
+		uet_req_queue_job(qp, &job);
+		return 0;
 
 	case UET_OP_CMP_SWAP:
 	case UET_OP_FETCH_ADD:
 		if (len != UET_ATOMIC_REQ_LEN || vh->offset ||
 		    skb_copy_bits(skb, off, buf, sizeof(buf)))
 			return UET_VERR_REM_INV_REQ;
-		if (uet_req_jobs_full(qp))
-			return UET_VERR_REM_INV_REQ;
+		/* Room first: the atomic must not be applied unanswered. */
+		err = uet_req_job_room(qp);
+		if (err)
+			return err == -ENOMEM ? -EAGAIN : UET_VERR_REM_INV_REQ;
 		mr = uet_resp_mr(qp, vh->rkey, IB_ACCESS_REMOTE_ATOMIC, vh->addr,
 				 sizeof(u64), &delta);
 		if (!mr)
@@ -386,7 +392,8 @@ static int uet_resp_execute(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 			return UET_VERR_REM_INV_REQ;
 		job.opcode = UET_OP_ATOMIC_RESP;
 		job.seq = vh->msn;
-		return uet_req_queue_job(qp, &job) ? UET_VERR_REM_OP : 0;
+		uet_req_queue_job(qp, &job);
+		return 0;
 
 	case UET_OP_ATOMIC_WRITE:
 		/* IBA 1.5 (memory placement extensions): 8 bytes to an

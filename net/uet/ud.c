@@ -31,6 +31,7 @@
 #include "mcast.h"
 #include "mtu.h"
 #include "qp.h"
+#include "recv.h"
 #include "ud.h"
 #include "udp.h"
 
@@ -399,6 +400,9 @@ static bool uet_ud_pass(struct uet_engine *eng)
 void uet_ud_deliver(struct uet_dev *udev, struct uet_qp *qp,
 		    struct sk_buff *skb, u32 qkey)
 {
+	/* Read before the packet is queued: its owner may free it. */
+	bool light = skb->len <= UET_RCV_LIGHT_LEN;
+
 	/* IBA: QP1 takes the well-known Q_Key, whatever it was given. */
 	if (qkey != (qp->ibqp.qp_num == UET_GSI_QPN ? IB_QP1_QKEY :
 		     READ_ONCE(qp->qkey))) {
@@ -409,7 +413,7 @@ void uet_ud_deliver(struct uet_dev *udev, struct uet_qp *qp,
 	switch (uet_engine_queue(&qp->eng, &qp->rxq, skb,
 				 uet_param(udev, rx_backlog))) {
 	case 0:
-		uet_engine_run(&qp->eng);
+		uet_engine_run(&qp->eng, light);
 		return;
 	case -ENOBUFS:
 		uet_inc(udev, UET_CNT_DROP_BACKLOG);
@@ -570,8 +574,6 @@ int uet_ud_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		return err;
 
 	qp->udev = udev;
-	refcount_set(&qp->ref, 1);
-	init_completion(&qp->free);
 	mutex_init(&qp->ctl_lock);
 	spin_lock_init(&qp->state_lock);
 	spin_lock_init(&qp->sq_lock);
@@ -628,28 +630,33 @@ int uet_ud_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 			goto err_copies;
 	}
 
+	err = uet_qp_ref_alloc(qp);
+	if (err)
+		goto err_copies;
 	/* Datagrams are independent: one fixed UDP source port per QP. */
 	if (init->qp_type == IB_QPT_GSI) {
 		qpn = UET_GSI_QPN;
 		qp->entropy = 0xc000 | qpn;
 		ibqp->qp_num = qpn;
 		/* -EBUSY: the port has its GSI QP already. */
-		err = xa_insert(&udev->qps, qpn, qp, GFP_KERNEL);
+		err = xa_insert(&udev->qps, qpn, qp->ref, GFP_KERNEL);
 		if (err)
-			goto err_copies;
+			goto err_ref;
 		return 0;
 	}
 	err = xa_alloc_cyclic(&udev->qps, &qpn, NULL,
 			      XA_LIMIT(UET_MIN_QPN, UET_MAX_QPN), &udev->qp_next,
 			      GFP_KERNEL);
 	if (err < 0)
-		goto err_copies;
+		goto err_ref;
 	qp->entropy = 0xc000 | (qpn & 0x3fff);
 	ibqp->qp_num = qpn;
 	/* Visible to the receive path only now that it is whole. */
-	xa_store(&udev->qps, qpn, qp, GFP_KERNEL);
+	xa_store(&udev->qps, qpn, qp->ref, GFP_KERNEL);
 	return 0;
 
+err_ref:
+	kfree(qp->ref);
 err_copies:
 	kfree(qp->ud_rwqe);
 	kfree(qp->ud_swqe);
@@ -757,13 +764,8 @@ void uet_ud_query_qp(struct uet_qp *qp, struct ib_qp_attr *attr,
 
 void uet_ud_destroy_qp(struct uet_qp *qp)
 {
-	xa_erase(&qp->udev->qps, qp->ibqp.qp_num);
-	/* A lookup that found the QP may not have taken its reference yet. */
-	synchronize_rcu();
-	uet_qp_put(qp);
-	/* No receive path lookup holds the QP any more. */
-	wait_for_completion(&qp->free);
-
+	/* No receive path lookup holds the QP after this. */
+	uet_qp_unpublish(qp);
 	uet_engine_stop(&qp->eng);
 	skb_queue_purge(&qp->rxq);
 	if (!qp->srq)

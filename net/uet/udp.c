@@ -729,7 +729,7 @@ static int uet_udp_xmit6(struct uet_udp *udp, struct net_device *ndev,
  * receiving QP's work item runs its pass, not the sender: the two ends
  * then share the CPUs as two hosts' would. (Emulated, 64 KiB WRITEs
  * with the receiver's pass inline: both ends on one CPU, 0.89 of
- * rdma_rxe's loopback rate.)
+ * rdma_rxe's loopback rate.) A light packet's pass runs here (recv.c).
  */
 static void uet_udp_loopback(struct uet_dev *udev, struct sk_buff *skb,
 			     const struct uet_addrs *addrs, u16 sport, u8 tos)

@@ -236,11 +236,22 @@ struct uet_addrs {
 	u8 hop_limit;
 };
 
+/* What the QP table (uet_dev.qps) holds for a QP: its count of lookup
+ * references, freed a grace period after the QP, so that a lookup racing
+ * a destroy reads a count of 0, not freed memory, and the destroy need
+ * not wait for that grace period (ib_core frees the QP on its return).
+ */
+struct uet_qp_ref {
+	refcount_t count;	/* lookups in flight + 1 while in the table */
+	struct uet_qp *qp;
+	struct rcu_head rcu;
+};
+
 struct uet_qp {
 	struct ib_qp ibqp;
 	struct uet_dev *udev;
 	/* Lookup references from the receive path; destroy waits for 0. */
-	refcount_t ref;
+	struct uet_qp_ref *ref;
 	struct completion free;
 
 	/* Serialises modify_qp with itself and with netlink's readers. */
