@@ -8,32 +8,45 @@
 # at its value and refused one past it with EINVAL, a queue asked at its
 # limit comes back at it, and the capability flags are features that
 # work (RNR NAK, SRQ resize, windows, AV port, atomics, port events).
-# Then what ibv_devinfo -v shows is what the program read, the GUIDs are
-# veth0's MAC as EUI-64 (as rdma_rxe derives them), and the port's MTU
-# and speed follow veth0's.
+# The edge cases the IBA allows and rdma_rxe accepts: a CQ of 135168
+# entries (libfabric's ofi_rxm); zero-length WRITE (with immediate),
+# READ and SEND with no SGE, rkey 0 and address 0 (UCX's flush) complete
+# with success, leave the QPs in RTS and data flowing; QPs with no send
+# or no receive WRs (qperf) are created, posts to the empty queue fail
+# with ENOMEM; a UD receive's sl is mlx5's RoCE v2 packet type, over
+# IPv4 and IPv6. Then what ibv_devinfo -v shows is what the program
+# read, the GUIDs are veth0's MAC as EUI-64 (as rdma_rxe derives them),
+# and the port's MTU and speed follow veth0's.
 . "$(dirname "$0")/lib.sh"
 
 TOOL=$UET_TESTING_BIN/verbs_attrs
 [ -x "$TOOL" ] || skip "$TOOL not built (make -C tools)"
 command -v ibv_devinfo >/dev/null || skip "no ibv_devinfo (ibverbs-utils)"
-uet_pair
+uet_pair v6
+pair_gids6() {
+	ibdev_gid_index uet0 fd00::1 >/dev/null && ibdev_gid_index uet1 fd00::2 >/dev/null
+}
 step "GIDs of 10.0.0.1 and 10.0.0.2 are in the tables" \
 	wait_for 5 pair_gids
+step "GIDs of fd00::1 and fd00::2 are in the tables" \
+	wait_for 5 pair_gids6
 GID_A=$(ibdev_gid_index uet0 10.0.0.1)
 GID_B=$(ibdev_gid_index uet1 10.0.0.2)
+GID6_A=$(ibdev_gid_index uet0 fd00::1)
+GID6_B=$(ibdev_gid_index uet1 fd00::2)
 
 # ibv_devinfo is read before the program takes veth0 down and up; the
 # program's "attr" lines are kept for the comparison below.
 devinfo=$(ibv_devinfo -v -d uet0) || fail "ibv_devinfo -v -d uet0"
 # (Not "out": step's local of that name would hide it from its steps.)
 attrs_rc=0
-attrs_out=$(in_ns a "$TOOL" uet0 "$GID_A" uet1 "$GID_B" "$(ns_name a)" veth0 2>&1) ||
-	attrs_rc=$?
+attrs_out=$(in_ns a "$TOOL" uet0 "$GID_A" uet1 "$GID_B" "$GID6_A" "$GID6_B" \
+	"$(ns_name a)" veth0 2>&1) || attrs_rc=$?
 attrs() {
 	printf '%s\n' "$attrs_out" | grep -v '^attr ' | sed 's/^/# /'
 	return "$attrs_rc"
 }
-step "limits accepted at their value, refused past it; flags that work" attrs
+step "limits accepted at their value, refused past it; flags that work; edge cases accepted" attrs
 wait_for 10 pair_active || fail "the ports did not come back ACTIVE"
 
 # devinfo_field NAME: the first word of ibv_devinfo's "NAME: value".

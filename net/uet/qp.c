@@ -400,20 +400,22 @@ static enum hrtimer_restart uet_qp_reo_timer(struct hrtimer *t)
 }
 
 /* The capabilities asked of a new QP of any type; with an SRQ it has no
- * RQ, and says so as rdma_rxe does.
+ * RQ, and says so as rdma_rxe does. A queue of no WRs is allowed, as on
+ * rdma_rxe (qperf asks for one): its ring of one slot is always full, so
+ * a post to it fails with ENOMEM.
  */
 int uet_qp_check_cap(struct ib_qp_init_attr *init)
 {
 	struct ib_qp_cap *cap = &init->cap;
 
-	if (cap->max_send_wr < 1 || cap->max_send_wr > UET_MAX_QP_WR ||
+	if (cap->max_send_wr > UET_MAX_QP_WR ||
 	    cap->max_send_sge > UET_MAX_SGE ||
 	    cap->max_inline_data > UET_MAX_INLINE)
 		return -EINVAL;
 	if (init->srq) {
 		cap->max_recv_wr = 0;
 		cap->max_recv_sge = 0;
-	} else if (cap->max_recv_wr < 1 || cap->max_recv_wr > UET_MAX_QP_WR ||
+	} else if (cap->max_recv_wr > UET_MAX_QP_WR ||
 		   cap->max_recv_sge > UET_MAX_SGE) {
 		return -EINVAL;
 	}

@@ -29,6 +29,9 @@ int uet_queue_init(struct uet_queue *q, unsigned int *num_elem,
 
 	elem_size = max_t(unsigned int, elem_size, cache_line_size());
 	elem_size = roundup_pow_of_two(elem_size);
+	/* No entries asked is one slot, index_mask 0: always full, never
+	 * holding an entry, as rxe_queue_init() makes it.
+	 */
 	slots = roundup_pow_of_two(*num_elem + 1);
 	/* Both factors are bounded above, so this cannot wrap on 64 bits. */
 	buf_size = sizeof(struct rxe_queue_buf) + (size_t)slots * elem_size;

@@ -225,21 +225,27 @@ static int uet_resp_rmsg(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 }
 
 /* Check a remote access of [va, va + len) and look its region (through a
- * window, or not) up; NULL if refused. *delta turns an address of the
- * request into the region's.
+ * window, or not) up into *mrp; *delta turns an address of the request
+ * into the region's. An empty range reaches no region (*mrp NULL) and its
+ * rkey is not checked, only the QP's right: the requester need not set
+ * one (IBA C9-88, as rdma_rxe's check_rkey()). UET_VERR_REM_ACCESS if
+ * refused.
  */
-static struct uet_mr *uet_resp_mr(struct uet_qp *qp, u32 rkey, int access,
-				  u64 va, u64 len, u64 *delta)
+static int uet_resp_mr(struct uet_qp *qp, u32 rkey, int access, u64 va,
+		       u64 len, struct uet_mr **mrp, u64 *delta)
 {
-	struct uet_mr *mr;
 	u64 iova;
 
+	*mrp = NULL;
 	if ((qp->access & access) != access)
-		return NULL;
-	mr = uet_rkey_get(qp, rkey, access, va, len, &iova);
-	if (mr)
-		*delta = iova - va;
-	return mr;
+		return UET_VERR_REM_ACCESS;
+	if (!len)
+		return 0;
+	*mrp = uet_rkey_get(qp, rkey, access, va, len, &iova);
+	if (!*mrp)
+		return UET_VERR_REM_ACCESS;
+	*delta = iova - va;
+	return 0;
 }
 
 /* FLUSH (IBA 1.5, A19.4.1; as rdma_rxe's check_rkey() and process_flush()
@@ -338,14 +344,16 @@ static int uet_resp_execute(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 		 * packet: no packet of an out-of-bounds WRITE lands, whichever
 		 * arrives first.
 		 */
-		mr = uet_resp_mr(qp, vh->rkey, IB_ACCESS_REMOTE_WRITE, vh->addr,
-				 vh->msg_len, &delta);
-		if (!mr)
-			return UET_VERR_REM_ACCESS;
-		err = uet_mr_copy_skb(mr, iova + delta, skb, off, len);
-		uet_mr_put(mr);
+		err = uet_resp_mr(qp, vh->rkey, IB_ACCESS_REMOTE_WRITE, vh->addr,
+				  vh->msg_len, &mr, &delta);
 		if (err)
-			return UET_VERR_REM_ACCESS;
+			return err;
+		if (mr) {
+			err = uet_mr_copy_skb(mr, iova + delta, skb, off, len);
+			uet_mr_put(mr);
+			if (err)
+				return UET_VERR_REM_ACCESS;
+		}
 		if (m)
 			m->rcvd += len;
 		return 0;
@@ -353,11 +361,12 @@ static int uet_resp_execute(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 	case UET_OP_READ_REQ:
 		if (len || vh->offset)
 			return UET_VERR_REM_INV_REQ;
-		mr = uet_resp_mr(qp, vh->rkey, IB_ACCESS_REMOTE_READ, vh->addr,
-				 vh->msg_len, &delta);
-		if (!mr)
-			return UET_VERR_REM_ACCESS;
-		uet_mr_put(mr);
+		err = uet_resp_mr(qp, vh->rkey, IB_ACCESS_REMOTE_READ, vh->addr,
+				  vh->msg_len, &mr, &delta);
+		if (err)
+			return err;
+		if (mr)
+			uet_mr_put(mr);
 		err = uet_req_job_room(qp);
 		if (err)
 			return err == -ENOMEM ? -EAGAIN : UET_VERR_REM_INV_REQ;
@@ -378,10 +387,10 @@ static int uet_resp_execute(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 		err = uet_req_job_room(qp);
 		if (err)
 			return err == -ENOMEM ? -EAGAIN : UET_VERR_REM_INV_REQ;
-		mr = uet_resp_mr(qp, vh->rkey, IB_ACCESS_REMOTE_ATOMIC, vh->addr,
-				 sizeof(u64), &delta);
-		if (!mr)
-			return UET_VERR_REM_ACCESS;
+		err = uet_resp_mr(qp, vh->rkey, IB_ACCESS_REMOTE_ATOMIC, vh->addr,
+				  sizeof(u64), &mr, &delta);
+		if (err)
+			return err;
 		err = uet_mr_atomic(mr, vh->addr + delta,
 				    vh->opcode == UET_OP_CMP_SWAP ?
 				    UET_ATOMIC_CMP_SWAP : UET_ATOMIC_FETCH_ADD,
@@ -402,10 +411,10 @@ static int uet_resp_execute(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 		if (len != sizeof(u64) || vh->msg_len != sizeof(u64) ||
 		    vh->offset || skb_copy_bits(skb, off, buf, sizeof(u64)))
 			return UET_VERR_REM_INV_REQ;
-		mr = uet_resp_mr(qp, vh->rkey, IB_ACCESS_REMOTE_WRITE, vh->addr,
-				 sizeof(u64), &delta);
-		if (!mr)
-			return UET_VERR_REM_ACCESS;
+		err = uet_resp_mr(qp, vh->rkey, IB_ACCESS_REMOTE_WRITE, vh->addr,
+				  sizeof(u64), &mr, &delta);
+		if (err)
+			return err;
 		err = uet_mr_atomic(mr, vh->addr + delta, UET_ATOMIC_WRITE,
 				    get_unaligned((u64 *)buf), 0, NULL);
 		uet_mr_put(mr);
@@ -571,18 +580,19 @@ static void uet_resp_uc(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 			return;
 		}
 	} else {
-		mr = uet_resp_mr(qp, vh->rkey, IB_ACCESS_REMOTE_WRITE, vh->addr,
-				 vh->msg_len, &delta);
-		if (!mr || vh->addr + vh->offset < vh->addr ||
-		    uet_mr_copy_skb(mr, vh->addr + vh->offset + delta, skb,
-				    off, len)) {
+		if (uet_resp_mr(qp, vh->rkey, IB_ACCESS_REMOTE_WRITE, vh->addr,
+				vh->msg_len, &mr, &delta) ||
+		    vh->addr + vh->offset < vh->addr ||
+		    (mr && uet_mr_copy_skb(mr, vh->addr + vh->offset + delta,
+					   skb, off, len))) {
 			if (mr)
 				uet_mr_put(mr);
 			uet_inc(udev, UET_CNT_DROP_ACCESS);
 			uet_resp_uc_drop(qp);
 			return;
 		}
-		uet_mr_put(mr);
+		if (mr)
+			uet_mr_put(mr);
 	}
 	resp->uc_rcvd += len;
 	if (resp->uc_rcvd == resp->uc_len)

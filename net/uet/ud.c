@@ -38,6 +38,15 @@
 /* Bytes in front of the payload of every receive. */
 #define UET_UD_GRH_LEN		sizeof(union rdma_network_hdr)
 
+/* The RoCE packet type an mlx5 CQE gives a user's UD receive in sl
+ * (rdma-core providers/mlx5/cq.c; bit 3 a UDP header, bits 0..2 the L3
+ * header, as UCX 1.11's src/uct/ib/ud/base/ud_iface.h quotes the PRM):
+ * UCX's ud_verbs tells IPv4 from IPv6 by it.
+ */
+#define UET_UD_SL_ROCE_V2	BIT(3)
+#define UET_UD_SL_IPV6		1	/* MLX5_CQE_ROCE_L3_HEADER_TYPE_IPV6 */
+#define UET_UD_SL_IPV4		2	/* MLX5_CQE_ROCE_L3_HEADER_TYPE_IPV4 */
+
 /* skb->cb of a datagram on qp->rxq: the IP part that udp.c filled, then
  * what the UUD header said (the header itself is pulled by then).
  */
@@ -136,6 +145,7 @@ static bool uet_ud_recv_one(struct uet_qp *qp, struct sk_buff *skb)
 	};
 	struct rxe_recv_wqe *wqe = qp->ud_rwqe;
 	u32 num_sge, len = skb->len;
+	u8 sl;
 	int err;
 
 	err = uet_ud_rwqe_get(qp);
@@ -175,10 +185,17 @@ static bool uet_ud_recv_one(struct uet_qp *qp, struct sk_buff *skb)
 	if (cb->ip.family == AF_INET) {
 		memcpy(&grh.roce4grh, ip_hdr(skb), sizeof(grh.roce4grh));
 		wc.network_hdr_type = RDMA_NETWORK_IPV4;
+		sl = UET_UD_SL_ROCE_V2 | UET_UD_SL_IPV4;
 	} else {
 		memcpy(&grh.ibgrh, ipv6_hdr(skb), sizeof(grh.ibgrh));
 		wc.network_hdr_type = RDMA_NETWORK_IPV6;
+		sl = UET_UD_SL_ROCE_V2 | UET_UD_SL_IPV6;
 	}
+	/* A kernel consumer has network_hdr_type, and sl is the VLAN
+	 * priority mlx5_ib gives it, 0 without a VLAN.
+	 */
+	if (qp->is_user)
+		wc.sl = sl;
 	err = uet_sge_copy(qp, wqe->dma.sge, num_sge, 0, UET_UD_GRH_LEN,
 			   IB_ACCESS_LOCAL_WRITE, &grh_src);
 	if (!err)

@@ -39,7 +39,8 @@
  * never above what query_device says.
  */
 #define UET_MAX_QP_WR		16383
-#define UET_MAX_CQE		65535
+/* Room for libfabric's ofi_rxm, which asks for 135168 entries. */
+#define UET_MAX_CQE		262143
 #define UET_MAX_SGE		32
 /* Inline data takes the WQE's SGE space, so a QP with UET_MAX_SGE SGEs
  * already has this much: rxe's RXE_MAX_INLINE_DATA.

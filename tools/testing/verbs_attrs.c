@@ -6,14 +6,26 @@
  * its value and refused one past it with EINVAL (rdma_rxe's errno); a
  * queue asked at its limit comes back no larger; each capability flag is
  * a feature that works, here or in another suite (verbs_mw,
- * verbs_atomic_write, verbs_flush, verbs_kernel_ulp).
+ * verbs_atomic_write, verbs_flush, verbs_kernel_ulp). Then the edge
+ * cases the IBA allows, rdma_rxe accepts and middleware uses: a CQ of
+ * 135168 entries (libfabric's ofi_rxm); zero-length RDMA WRITE, WRITE
+ * with immediate, READ and SEND with no SGE, rkey 0 and address 0 (UCX's
+ * flush), to receives with no SGE, on RC and (WRITE with immediate) UC:
+ * success, the immediate delivered, the QPs still in RTS and a 4 KiB
+ * WRITE after each verified; RC and UD QPs with no send or no receive
+ * WRs (qperf): created, a post to the empty queue fails with ENOMEM, the
+ * other queue works; a UD receive completion's sl is the RoCE v2 packet
+ * type an mlx5 device gives (UCX's ud_verbs reads it), over IPv4 and,
+ * given IPv6 GIDs, IPv6.
  *
- *   verbs_attrs DEV_A GID_INDEX_A DEV_B GID_INDEX_B [NETNS_A NETDEV_A]
+ *   verbs_attrs DEV_A GID_INDEX_A DEV_B GID_INDEX_B
+ *               [GID6_INDEX_A GID6_INDEX_B [NETNS_A NETDEV_A]]
  *
- * A and B are connected by their GIDs as in verbs_mw. Run it in A's
- * network namespace, where the rxe provider resolves A's AHs. With
- * NETNS_A and NETDEV_A, A's netdev and its namespace, the last check
- * takes the link down and up again and waits for A's port events.
+ * A and B are connected by their GIDs as in verbs_mw; GID6_INDEX_A and
+ * GID6_INDEX_B are IPv6 GIDs of theirs. Run it in A's network namespace,
+ * where the rxe provider resolves A's AHs. With NETNS_A and NETDEV_A,
+ * A's netdev and its namespace, the last check takes the link down and
+ * up again and waits for A's port events.
  * Prints "attr NAME VALUE" for A's attributes (as ibv_devinfo -v prints
  * them, for the selftest to compare) and one line per check; exits 0
  * when all passed, 1 otherwise.
@@ -37,6 +49,16 @@
 #define CQE_TIMEOUT	10
 #define EVENT_TIMEOUT	15
 #define BUF_LEN		(4 * PAGE)
+/* The CQ libfabric's ofi_rxm asks for. */
+#define RXM_CQE		135168
+#define UD_QKEY		0x11111111u
+#define UD_GRH		40
+/* The RoCE packet type an mlx5 device puts in a UD receive's sl, as
+ * rdma-core's libmlx5 reads it from the CQE: a UDP header (8) and the L3
+ * header, IPv4 2 or IPv6 1.
+ */
+#define SL_ROCE_V2_IPV4	0xa
+#define SL_ROCE_V2_IPV6	0x9
 /* IB_UVERBS_DEVICE_ATOMIC_WRITE and _FLUSH_GLOBAL (Linux 6.2's
  * ib_user_verbs.h); the second only on kernels 6.2 and later.
  */
@@ -174,6 +196,13 @@ static void cq_limits(struct side *s)
 	err = ibv_resize_cq(cq, max + 1);
 	refused(err, err, "max_cqe + 1: ibv_resize_cq");
 	ibv_destroy_cq(cq);
+
+	cq = ibv_create_cq(s->v.ctx, RXM_CQE, NULL, NULL, 0);
+	check(cq && cq->cqe >= RXM_CQE,
+	      "a CQ of %d entries, as libfabric's ofi_rxm asks: %s", RXM_CQE,
+	      cq ? "created" : strerrorname_np(errno));
+	if (cq)
+		ibv_destroy_cq(cq);
 }
 
 /* The QP capabilities, by name, with their limits. */
@@ -419,7 +448,12 @@ static void mr_size_limit(struct side *s)
 	munmap(p, max + PAGE);
 }
 
-static void pair_new(struct side *a, struct side *b, uint8_t rnr_retry)
+/* New connected RC QPs of a and b; a's of a_cap if not NULL, which
+ * then says what it got. False if that one could not be created (errno
+ * says why).
+ */
+static bool pair_new(struct side *a, struct side *b, uint8_t rnr_retry,
+		     struct ibv_qp_cap *a_cap)
 {
 	struct vu_conn c;
 
@@ -427,7 +461,9 @@ static void pair_new(struct side *a, struct side *b, uint8_t rnr_retry)
 		die("ibv_destroy_qp");
 	vu_drain(a->v.cq);
 	vu_drain(b->v.cq);
-	a->v.qp = rc_qp(a);
+	a->v.qp = a_cap ? qp_with(a, IBV_QPT_RC, a_cap) : rc_qp(a);
+	if (!a->v.qp)
+		return false;
 	b->v.qp = rc_qp(b);
 	c = conn_to(a, b, b->v.qp->qp_num);
 	c.rnr_retry = rnr_retry;
@@ -436,21 +472,29 @@ static void pair_new(struct side *a, struct side *b, uint8_t rnr_retry)
 	c = conn_to(b, a, a->v.qp->qp_num);
 	if (vu_rc_connect(b->v.qp, &c))
 		die("B: INIT, RTR or RTS");
+	return true;
 }
 
-/* Posts wr on A's QP; the status of its completion. */
-static int run_wr(struct side *a, struct ibv_send_wr *wr)
+/* Posts wr on qp, signaled; the status of its completion on cq. */
+static int run_wr_on(struct ibv_qp *qp, struct ibv_cq *cq,
+		     struct ibv_send_wr *wr)
 {
 	struct ibv_send_wr *bad;
 	int err;
 
 	wr->send_flags = IBV_SEND_SIGNALED;
-	err = ibv_post_send(a->v.qp, wr, &bad);
+	err = ibv_post_send(qp, wr, &bad);
 	if (err) {
 		printf("# ibv_post_send: %s\n", strerrorname_np(err));
 		return -1;
 	}
-	return vu_wait_wc(a->v.cq, CQE_TIMEOUT).status;
+	return vu_wait_wc(cq, CQE_TIMEOUT).status;
+}
+
+/* Posts wr on A's QP; the status of its completion. */
+static int run_wr(struct side *a, struct ibv_send_wr *wr)
+{
+	return run_wr_on(a->v.qp, a->v.cq, wr);
 }
 
 /* A READ into max_sge_rd SGEs, every other 8 bytes of A's buffer. */
@@ -576,12 +620,345 @@ static void rnr_nak(struct side *a, struct side *b)
 	};
 	int st;
 
-	pair_new(a, b, 0);
+	pair_new(a, b, 0, NULL);
 	st = run_wr(a, &wr);
 	check((b->dx.orig_attr.device_cap_flags & IBV_DEVICE_RC_RNR_NAK_GEN) &&
 	      st == IBV_WC_RNR_RETRY_EXC_ERR,
 	      "RC_RNR_NAK_GEN: a SEND to no receive, no RNR retry: %s",
 	      st < 0 ? "no completion" : ibv_wc_status_str(st));
+}
+
+/* An RC QP's send side carries data: a 4 KiB WRITE from A's buffer lands
+ * in B's, byte for byte.
+ */
+static bool write_4k(struct side *a, struct side *b, uint8_t seed)
+{
+	struct ibv_sge sge = { .addr = (uintptr_t)a->v.buf, .length = PAGE,
+			       .lkey = a->v.mr->lkey };
+	struct ibv_send_wr wr = {
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = IBV_WR_RDMA_WRITE,
+		.wr.rdma = { .remote_addr = (uintptr_t)b->v.buf + PAGE,
+			     .rkey = b->v.mr->rkey },
+	};
+	int i;
+
+	for (i = 0; i < PAGE; i++)
+		a->v.buf[i] = i * 13 + seed;
+	memset(b->v.buf + PAGE, 0, PAGE);
+	return run_wr(a, &wr) == IBV_WC_SUCCESS &&
+	       !memcmp(a->v.buf, b->v.buf + PAGE, PAGE);
+}
+
+/* Zero-length operations with no SGE, as UCX flushes an RC endpoint: a
+ * WRITE of rkey 0 to address 0, the same with an immediate, a READ, a
+ * SEND; B's receives have no SGE either. Each completes with success
+ * (IBA C9-88: no rkey check for an empty READ or WRITE), the immediate
+ * arrives, both QPs stay in RTS and a 4 KiB WRITE after it lands.
+ */
+static void zero_length(struct side *a, struct side *b)
+{
+	static const struct {
+		const char *name;
+		enum ibv_wr_opcode opcode;
+		enum ibv_wc_opcode recv;	/* B's receive; 0: B takes none */
+	} ops[] = {
+		{ "RDMA WRITE", IBV_WR_RDMA_WRITE, 0 },
+		{ "RDMA WRITE with immediate", IBV_WR_RDMA_WRITE_WITH_IMM,
+		  IBV_WC_RECV_RDMA_WITH_IMM },
+		{ "RDMA READ", IBV_WR_RDMA_READ, 0 },
+		{ "SEND", IBV_WR_SEND, IBV_WC_RECV },
+	};
+	struct ibv_recv_wr rwr = { .wr_id = 7 }, *rbad;
+	struct ibv_send_wr wr;
+	bool got, rts, data;
+	struct ibv_wc wc;
+	size_t i;
+	int st;
+
+	pair_new(a, b, 7, NULL);
+	for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		if (ops[i].recv && ibv_post_recv(b->v.qp, &rwr, &rbad))
+			die("ibv_post_recv of no SGE");
+		wr = (struct ibv_send_wr){
+			.opcode = ops[i].opcode,
+			.imm_data = htobe32(0x5eed0 + i),
+		};
+		st = run_wr(a, &wr);
+		got = true;
+		if (ops[i].recv) {
+			wc = vu_wait_wc(b->v.cq, CQE_TIMEOUT);
+			got = wc.status == IBV_WC_SUCCESS && wc.wr_id == 7 &&
+			      wc.opcode == ops[i].recv && wc.byte_len == 0 &&
+			      (ops[i].recv != IBV_WC_RECV_RDMA_WITH_IMM ||
+			       ((wc.wc_flags & IBV_WC_WITH_IMM) &&
+				wc.imm_data == wr.imm_data));
+		}
+		rts = vu_qp_state(a->v.qp) == IBV_QPS_RTS &&
+		      vu_qp_state(b->v.qp) == IBV_QPS_RTS;
+		data = write_4k(a, b, i);
+		check(st == IBV_WC_SUCCESS && got && rts && data,
+		      "zero-length %s, no SGE, rkey 0, address 0: %s%s, QPs %s, a 4 KiB WRITE after it %s",
+		      ops[i].name,
+		      st < 0 ? "no completion" : ibv_wc_status_str(st),
+		      !ops[i].recv ? "" : got ? ", B's receive of no SGE completes" :
+		      ", B's receive missing or wrong",
+		      rts ? "in RTS" : "not in RTS",
+		      data ? "lands" : "does not land");
+	}
+}
+
+/* RESET -> INIT -> RTR -> RTS with the attributes UC takes. */
+static void uc_connect(struct ibv_qp *qp, const struct side *s,
+		       const struct side *peer, uint32_t peer_qpn)
+{
+	struct ibv_qp_attr attr = {
+		.qp_state = IBV_QPS_INIT,
+		.port_num = 1,
+		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE,
+	};
+
+	if (ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
+		die("UC: INIT");
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = IBV_QPS_RTR;
+	attr.path_mtu = IBV_MTU_1024;
+	attr.dest_qp_num = peer_qpn;
+	attr.ah_attr.is_global = 1;
+	attr.ah_attr.grh.dgid = peer->v.gid;
+	attr.ah_attr.grh.sgid_index = s->v.gid_index;
+	attr.ah_attr.grh.hop_limit = 64;
+	attr.ah_attr.port_num = 1;
+	if (ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_AV |
+			  IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN))
+		die("UC: RTR");
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = IBV_QPS_RTS;
+	if (ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_SQ_PSN))
+		die("UC: RTS");
+}
+
+/* The zero-length WRITE with immediate and rkey 0 on UC QPs: B's receive
+ * gets the immediate (UC's responder drops a message it refuses).
+ */
+static void zero_length_uc(struct side *a, struct side *b)
+{
+	struct ibv_qp_cap cap = { .max_send_wr = 4, .max_recv_wr = 4,
+				  .max_send_sge = 1, .max_recv_sge = 1 };
+	struct ibv_qp *qa = qp_with(a, IBV_QPT_UC, &cap);
+	struct ibv_qp *qb = qp_with(b, IBV_QPT_UC, &cap);
+	struct ibv_recv_wr rwr = { .wr_id = 9 }, *rbad;
+	struct ibv_send_wr wr = { .opcode = IBV_WR_RDMA_WRITE_WITH_IMM,
+				  .imm_data = htobe32(0xc0ffee) };
+	struct ibv_wc wc;
+	bool got;
+	int st;
+
+	if (!qa || !qb)
+		die("ibv_create_qp(IBV_QPT_UC)");
+	uc_connect(qa, a, b, qb->qp_num);
+	uc_connect(qb, b, a, qa->qp_num);
+	vu_drain(a->v.cq);
+	vu_drain(b->v.cq);
+	if (ibv_post_recv(qb, &rwr, &rbad))
+		die("ibv_post_recv of no SGE");
+	st = run_wr_on(qa, a->v.cq, &wr);
+	wc = vu_wait_wc(b->v.cq, CQE_TIMEOUT);
+	got = wc.status == IBV_WC_SUCCESS && wc.wr_id == 9 &&
+	      wc.opcode == IBV_WC_RECV_RDMA_WITH_IMM && wc.byte_len == 0 &&
+	      (wc.wc_flags & IBV_WC_WITH_IMM) && wc.imm_data == wr.imm_data;
+	check(st == IBV_WC_SUCCESS && got && vu_qp_state(qb) == IBV_QPS_RTS,
+	      "UC: zero-length RDMA WRITE with immediate, no SGE, rkey 0: %s, B's receive %s",
+	      st < 0 ? "no completion" : ibv_wc_status_str(st),
+	      got ? "has the immediate" : "missing or wrong");
+	ibv_destroy_qp(qa);
+	ibv_destroy_qp(qb);
+}
+
+/* A UD QP of s, in RTS; NULL if it cannot be created. */
+static struct ibv_qp *ud_qp(struct side *s, struct ibv_qp_cap *cap)
+{
+	struct ibv_qp *qp = qp_with(s, IBV_QPT_UD, cap);
+	struct ibv_qp_attr attr = {
+		.qp_state = IBV_QPS_INIT,
+		.port_num = 1,
+		.qkey = UD_QKEY,
+	};
+
+	if (!qp)
+		return NULL;
+	if (ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			  IBV_QP_PORT | IBV_QP_QKEY))
+		die("UD: INIT");
+	attr.qp_state = IBV_QPS_RTR;
+	if (ibv_modify_qp(qp, &attr, IBV_QP_STATE))
+		die("UD: RTR");
+	attr.qp_state = IBV_QPS_RTS;
+	if (ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_SQ_PSN))
+		die("UD: RTS");
+	return qp;
+}
+
+static struct ibv_ah *ud_ah(struct side *s, int sgid_index,
+			    const union ibv_gid *dgid)
+{
+	struct ibv_ah_attr attr = {
+		.is_global = 1,
+		.grh = { .dgid = *dgid, .sgid_index = sgid_index,
+			 .hop_limit = 64 },
+		.port_num = 1,
+	};
+	struct ibv_ah *ah = ibv_create_ah(s->v.pd, &attr);
+
+	if (!ah)
+		die("ibv_create_ah");
+	return ah;
+}
+
+/* A queue of no WRs, as qperf's rc_bw asks for one: the QP is created,
+ * as on rdma_rxe; a post to that queue fails with ENOMEM, the QP's other
+ * queue works. First an RC QP of A with no send WRs: a 4 KiB SEND from
+ * B lands in its receive queue.
+ */
+static void zero_send_wr(struct side *a, struct side *b)
+{
+	struct ibv_qp_cap cap = { .max_send_wr = 0, .max_recv_wr = 8,
+				  .max_send_sge = 1, .max_recv_sge = 1 };
+	struct ibv_sge sge = { .addr = (uintptr_t)a->v.buf, .length = PAGE,
+			       .lkey = a->v.mr->lkey };
+	struct ibv_sge bsge = { .addr = (uintptr_t)b->v.buf, .length = PAGE,
+				.lkey = b->v.mr->lkey };
+	struct ibv_recv_wr rwr = { .wr_id = 3, .sg_list = &sge, .num_sge = 1 };
+	struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1,
+				  .opcode = IBV_WR_SEND };
+	struct ibv_send_wr send = { .sg_list = &bsge, .num_sge = 1,
+				    .opcode = IBV_WR_SEND };
+	struct ibv_recv_wr *rbad;
+	struct ibv_send_wr *bad;
+	struct ibv_wc wc;
+	int err, st, i;
+	bool same;
+
+	if (!pair_new(a, b, 7, &cap)) {
+		check(false, "RC max_send_wr 0: ibv_create_qp: %s",
+		      strerrorname_np(errno));
+		return;
+	}
+	err = ibv_post_send(a->v.qp, &wr, &bad);
+	if (ibv_post_recv(a->v.qp, &rwr, &rbad))
+		die("ibv_post_recv");
+	for (i = 0; i < PAGE; i++)
+		b->v.buf[i] = i * 11 + 5;
+	memset(a->v.buf, 0, PAGE);
+	st = run_wr_on(b->v.qp, b->v.cq, &send);
+	wc = vu_wait_wc(a->v.cq, CQE_TIMEOUT);
+	same = !memcmp(a->v.buf, b->v.buf, PAGE);
+	check(cap.max_send_wr == 0 && err == ENOMEM && st == IBV_WC_SUCCESS &&
+	      wc.status == IBV_WC_SUCCESS && wc.wr_id == 3 && same,
+	      "RC max_send_wr 0: created with %u, ibv_post_send %s; a 4 KiB SEND from B %s",
+	      cap.max_send_wr, err ? strerrorname_np(err) : "accepted",
+	      same ? "received, bytes verified" : "not received");
+}
+
+/* An RC QP of A with no receive WRs: its 4 KiB WRITE lands. */
+static void zero_recv_wr(struct side *a, struct side *b)
+{
+	struct ibv_qp_cap cap = { .max_send_wr = 8, .max_recv_wr = 0,
+				  .max_send_sge = 1, .max_recv_sge = 1 };
+	struct ibv_recv_wr rwr = { .wr_id = 4 }, *rbad;
+	bool data;
+	int err;
+
+	if (!pair_new(a, b, 7, &cap)) {
+		check(false, "RC max_recv_wr 0: ibv_create_qp: %s",
+		      strerrorname_np(errno));
+		return;
+	}
+	err = ibv_post_recv(a->v.qp, &rwr, &rbad);
+	data = write_4k(a, b, 0x42);
+	check(cap.max_recv_wr == 0 && err == ENOMEM && data,
+	      "RC max_recv_wr 0: created with %u, ibv_post_recv %s; a 4 KiB WRITE %s",
+	      cap.max_recv_wr, err ? strerrorname_np(err) : "accepted",
+	      data ? "lands" : "does not land");
+}
+
+/* A UD QP with neither: both posts fail. */
+static void zero_ud_wrs(struct side *a)
+{
+	struct ibv_qp_cap cap = { .max_send_sge = 1, .max_recv_sge = 1 };
+	struct ibv_sge sge = { .addr = (uintptr_t)a->v.buf, .length = 64,
+			       .lkey = a->v.mr->lkey };
+	struct ibv_recv_wr rwr = { .sg_list = &sge, .num_sge = 1 }, *rbad;
+	struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1,
+				  .opcode = IBV_WR_SEND }, *bad;
+	struct ibv_qp *qp = ud_qp(a, &cap);
+	int serr, rerr;
+
+	if (!qp) {
+		check(false, "UD max_send_wr and max_recv_wr 0: ibv_create_qp: %s",
+		      strerrorname_np(errno));
+		return;
+	}
+	wr.wr.ud.ah = ud_ah(a, a->v.gid_index, &a->v.gid);
+	wr.wr.ud.remote_qpn = qp->qp_num;
+	wr.wr.ud.remote_qkey = UD_QKEY;
+	serr = ibv_post_send(qp, &wr, &bad);
+	rerr = ibv_post_recv(qp, &rwr, &rbad);
+	check(cap.max_send_wr == 0 && cap.max_recv_wr == 0 &&
+	      serr == ENOMEM && rerr == ENOMEM,
+	      "UD max_send_wr and max_recv_wr 0: created with %u and %u, ibv_post_send %s, ibv_post_recv %s",
+	      cap.max_send_wr, cap.max_recv_wr,
+	      serr ? strerrorname_np(serr) : "accepted",
+	      rerr ? strerrorname_np(rerr) : "accepted");
+	ibv_destroy_qp(qp);
+	ibv_destroy_ah(wr.wr.ud.ah);
+}
+
+/* A UD receive completion carries the RoCE packet type in sl as mlx5
+ * devices give it (UCX's ud_verbs reads it there): A's datagram to B
+ * from A's GID gid_a to B's gid_b.
+ */
+static void ud_sl(struct side *a, struct side *b, int gid_a, int gid_b,
+		  const char *net, uint8_t want)
+{
+	struct ibv_qp_cap cap = { .max_send_wr = 1, .max_recv_wr = 1,
+				  .max_send_sge = 1, .max_recv_sge = 1 };
+	struct ibv_qp *qa = ud_qp(a, &cap), *qb = ud_qp(b, &cap);
+	struct ibv_sge rsge = { .addr = (uintptr_t)b->v.buf,
+				.length = UD_GRH + 64, .lkey = b->v.mr->lkey };
+	struct ibv_sge ssge = { .addr = (uintptr_t)a->v.buf, .length = 64,
+				.lkey = a->v.mr->lkey };
+	struct ibv_recv_wr rwr = { .sg_list = &rsge, .num_sge = 1 }, *rbad;
+	struct ibv_send_wr wr = { .sg_list = &ssge, .num_sge = 1,
+				  .opcode = IBV_WR_SEND };
+	union ibv_gid dgid;
+	struct ibv_ah *ah;
+	struct ibv_wc wc;
+	int st;
+
+	if (!qa || !qb || ibv_query_gid(b->v.ctx, 1, gid_b, &dgid))
+		die("UD QPs, B's GID");
+	ah = ud_ah(a, gid_a, &dgid);
+	wr.wr.ud.ah = ah;
+	wr.wr.ud.remote_qpn = qb->qp_num;
+	wr.wr.ud.remote_qkey = UD_QKEY;
+	vu_drain(a->v.cq);
+	vu_drain(b->v.cq);
+	if (ibv_post_recv(qb, &rwr, &rbad))
+		die("ibv_post_recv");
+	st = run_wr_on(qa, a->v.cq, &wr);
+	wc = vu_wait_wc(b->v.cq, CQE_TIMEOUT);
+	check(st == IBV_WC_SUCCESS && wc.status == IBV_WC_SUCCESS &&
+	      (wc.wc_flags & IBV_WC_GRH) && wc.sl == want,
+	      "UD over %s: the receive completion's sl is mlx5's RoCE v2 packet type %#x: %s, sl %#x",
+	      net, want,
+	      (int)wc.status < 0 ? "no completion" : ibv_wc_status_str(wc.status),
+	      wc.sl);
+	ibv_destroy_qp(qa);
+	ibv_destroy_qp(qb);
+	ibv_destroy_ah(ah);
 }
 
 /* IBV_DEVICE_UD_AV_PORT_ENFORCE: an AV of a port the device lacks is
@@ -689,9 +1066,9 @@ int main(int argc, char **argv)
 {
 	struct side a = { 0 }, b = { 0 };
 
-	if (argc != 5 && argc != 7) {
+	if (argc != 5 && argc != 7 && argc != 9) {
 		fprintf(stderr,
-			"usage: %s DEV_A GID_INDEX_A DEV_B GID_INDEX_B [NETNS_A NETDEV_A]\n",
+			"usage: %s DEV_A GID_INDEX_A DEV_B GID_INDEX_B [GID6_INDEX_A GID6_INDEX_B [NETNS_A NETDEV_A]]\n",
 			argv[0]);
 		return 2;
 	}
@@ -709,14 +1086,24 @@ int main(int argc, char **argv)
 	mr_size_limit(&a);
 	ah_port(&a);
 
-	pair_new(&a, &b, 7);
+	pair_new(&a, &b, 7, NULL);
 	read_sges(&a, &b);
-	pair_new(&a, &b, 7);
+	pair_new(&a, &b, 7, NULL);
 	atomic_add(&a, &b);
 	msg_size_limit(&a, &b);
 	rnr_nak(&a, &b);
 
-	if (argc == 7)
-		port_events(&a, argv[5], argv[6]);
+	zero_length(&a, &b);
+	zero_length_uc(&a, &b);
+	ud_sl(&a, &b, a.v.gid_index, b.v.gid_index, "IPv4", SL_ROCE_V2_IPV4);
+	if (argc >= 7)
+		ud_sl(&a, &b, atoi(argv[5]), atoi(argv[6]), "IPv6",
+		      SL_ROCE_V2_IPV6);
+	zero_send_wr(&a, &b);
+	zero_recv_wr(&a, &b);
+	zero_ud_wrs(&a);
+
+	if (argc == 9)
+		port_events(&a, argv[7], argv[8]);
 	return failures ? 1 : 0;
 }
