@@ -10,8 +10,8 @@
 #   uet-reps  the same, both devices set to "lb reps cc nscc"
 #   rxe       rdma_rxe: rxe0 on r0 (10.2.0.1), rxe1 on r1 (10.2.0.2), the
 #             root namespace's wire (below)
-#   uet-root  uet0 and uet1 on the root namespace's wire, as rxe: what
-#             the wire itself changes (not run unless named)
+#   uet-root  uet0 and uet1 on the root namespace's wire, as rxe: uet
+#             against rxe on the same wire, and what the wire changes
 #
 # The root namespace's wire: rdma_rxe of Debian 12's kernel (6.1) has its
 # UDP socket in, and looks its routes up in, the root namespace only

@@ -6,16 +6,19 @@
 # tools/bench/latency-guest.sh, 2-byte ping-pongs (ibv_rc_pingpong busy
 # polling and on events, ibv_ud_pingpong, ib_write_lat, ib_send_lat)
 # between two uet devices in two namespaces, at their defaults and with
-# "lb reps cc nscc", and between two rdma_rxe devices; a round trip is
-# timed by the wall clock as (t3N - tN) / 2N. This script prints the
-# guest's output and then the summary: microseconds, context switches,
-# packets and ACKs per round trip, and uet over rxe.
+# "lb reps cc nscc", between two rdma_rxe devices, and between two uet
+# devices on rxe's wire (uet-root); a round trip is timed by the wall
+# clock as (t3N - tN) / 2N. This script prints the guest's output and
+# then the summary: microseconds, context switches, packets and ACKs per
+# round trip, and each uet kind over rxe.
 #
 #   LAT_N=2000           round trips of the short run (the long one: 3N)
 #   LAT_REPS=5           runs of each length; each figure is the median
 #                        over every pair of a long and a short run
-#   LAT_KINDS="uet uet-reps rxe"   device kinds (tools/bench/devpair.sh;
-#                        uet-root: uet on rxe's root-namespace wire)
+#   LAT_KINDS="uet uet-reps rxe uet-root"   device kinds
+#                        (tools/bench/devpair.sh); rxe runs on a wire in
+#                        the root namespace, and so does uet-root: uet/rxe
+#                        on the same wire
 #   LAT_TESTS="rc rc-ev ud write send"   the tools
 #   LAT_OUT=FILE         keep the guest's raw output there
 #   UET_KO_DIR, UET_TOOLS_DIR   another build of the modules, the tools
@@ -24,8 +27,7 @@
 # "latency.sh FILE" prints the summary of such a kept output again.
 #
 # Emulated time is slow and noisy: only the ratios within a boot mean
-# anything. The defaults take about 7 minutes on a 2-core machine (with
-# uet-root too, 9).
+# anything. The defaults take about 10 minutes on a 2-core machine.
 set -euo pipefail
 top=$(readlink -f "$(dirname "$0")/../..")
 rc=0
@@ -36,7 +38,7 @@ else
 	[ -n "${LAT_OUT:-}" ] || trap 'rm -f "$out"' EXIT
 	out=$(realpath -m "$out")
 	cmd=$(printf 'env LAT_N=%q LAT_REPS=%q LAT_KINDS=%q LAT_TESTS=%q' \
-		"${LAT_N:-2000}" "${LAT_REPS:-5}" "${LAT_KINDS:-uet uet-reps rxe}" \
+		"${LAT_N:-2000}" "${LAT_REPS:-5}" "${LAT_KINDS:-uet uet-reps rxe uet-root}" \
 		"${LAT_TESTS:-rc rc-ev ud write send}")
 	[ -z "${UET_KO_DIR:-}" ] || cmd+=$(printf ' UET_KO_DIR=%q' "$UET_KO_DIR")
 	[ -z "${UET_TOOLS_DIR:-}" ] || cmd+=$(printf ' UET_TOOLS_DIR=%q' "$UET_TOOLS_DIR")
