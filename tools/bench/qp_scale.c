@@ -107,23 +107,6 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* The value in KiB after key (e.g. "Slab:") in file, -1 if none. */
-static long long kib_field(const char *file, const char *key)
-{
-	char line[256];
-	long long v = -1;
-	FILE *f = fopen(file, "r");
-
-	if (!f)
-		die(file);
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, strlen(key)) &&
-		    sscanf(line + strlen(key), " %lld", &v) == 1)
-			break;
-	fclose(f);
-	return v;
-}
-
 /* /proc/slabinfo into m->slabs; none if it cannot be read. */
 static void read_slabs(struct mem *m)
 {
@@ -153,11 +136,11 @@ static void read_slabs(struct mem *m)
 static void read_mem(struct mem *m)
 {
 	sleep(1);
-	m->avail = kib_field("/proc/meminfo", "MemAvailable:");
-	m->slab = kib_field("/proc/meminfo", "Slab:");
-	m->vmalloc = kib_field("/proc/meminfo", "VmallocUsed:");
-	m->percpu = kib_field("/proc/meminfo", "Percpu:");
-	m->anon = kib_field("/proc/self/status", "RssAnon:");
+	m->avail = vu_file_value("/proc/meminfo", "MemAvailable:");
+	m->slab = vu_file_value("/proc/meminfo", "Slab:");
+	m->vmalloc = vu_file_value("/proc/meminfo", "VmallocUsed:");
+	m->percpu = vu_file_value("/proc/meminfo", "Percpu:");
+	m->anon = vu_file_value("/proc/self/status", "RssAnon:");
 	read_slabs(m);
 }
 

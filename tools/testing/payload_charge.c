@@ -38,22 +38,6 @@
 #define SLACK		(32LL << 20)
 #define BOGUS_QPN	0xfff0	/* QPNs are allocated from 16 up */
 
-static long long meminfo_kib(const char *key)
-{
-	char line[256];
-	long long v = -1;
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	if (!f)
-		die("/proc/meminfo");
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, strlen(key)) &&
-		    sscanf(line + strlen(key), " %lld", &v) == 1)
-			break;
-	fclose(f);
-	return v;
-}
-
 static long long cg_value(const char *dir, const char *file)
 {
 	char path[512];
@@ -139,7 +123,7 @@ int main(int argc, char **argv)
 			die("RC QP to a QPN nobody has");
 	}
 
-	avail0 = meminfo_kib("MemAvailable:");
+	avail0 = vu_file_value("/proc/meminfo", "MemAvailable:");
 	for (i = 0; i < nqp; i++)
 		for (j = 0; j < writes; j++) {
 			struct ibv_send_wr wr = {
@@ -159,7 +143,7 @@ int main(int argc, char **argv)
 	leave_cgroup(argv[5]);
 	avail_min = avail0;
 	for (i = 0; i < 60; i++) {
-		long long a = meminfo_kib("MemAvailable:");
+		long long a = vu_file_value("/proc/meminfo", "MemAvailable:");
 		long long c = cg_value(argv[5], "memory.current");
 
 		if (a < avail_min)

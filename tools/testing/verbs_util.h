@@ -6,7 +6,7 @@
  * verbs_untrusted) share: opening a device by name, one side of a
  * two-device test, creating and connecting an RC QP, ringing a doorbell,
  * waiting for a completion, a QP's state, the rings mapped, printing a
- * check.
+ * check, a value of a /proc file.
  */
 #ifndef VERBS_UTIL_H
 #define VERBS_UTIL_H
@@ -27,6 +27,25 @@ static inline void vu_die(const char *what)
 {
 	fprintf(stderr, "%s: %s\n", program_invocation_short_name, what);
 	exit(1);
+}
+
+/* The number after key (e.g. "MemAvailable:") in file, a /proc file of
+ * "Key: value" lines; -1 if no line has it. Exits if file cannot be read.
+ */
+static inline long long vu_file_value(const char *file, const char *key)
+{
+	char line[256];
+	long long v = -1;
+	FILE *f = fopen(file, "r");
+
+	if (!f)
+		vu_die(file);
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, strlen(key)) &&
+		    sscanf(line + strlen(key), " %lld", &v) == 1)
+			break;
+	fclose(f);
+	return v;
 }
 
 /* The RDMA device called name, opened; exits if there is none. */
