@@ -288,11 +288,15 @@ static u64 uet_dcqcn_period_ns(const struct uet_cc *cc, int i)
  * burst: a software host wakes its pacer late, by a millisecond or more,
  * and without this credit every late wake-up would be rate lost (4
  * senders at 40 Mbit/s reached 18 Mbit/s in all). The credit is that
- * lateness, at least one packet and at most 8: as 8 packets alone it was
- * 52 ms at 5 Mbit/s, and 8 flows back from a pause sent 8 each at once,
- * a 2.5 RTT buffer's worth at 40 Mbit/s and 21 ms.
+ * lateness, at least one packet and at most 8 or 1 ms of them, whichever
+ * is more: as 8 packets alone it was 52 ms at 5 Mbit/s, and 8 flows back
+ * from a pause sent 8 each at once, a 2.5 RTT buffer's worth at 40
+ * Mbit/s and 21 ms; at 10 Gb/s 8 packets are 9 us, a timer and a wake-up
+ * each, and 1 ms is what TCP sends in one burst at its pacing rate
+ * (sk_pacing_shift 10, tcp_tso_autosize()).
  */
 #define UET_DCQCN_PACE_BURST	8
+#define UET_DCQCN_PACE_BURST_NS	NSEC_PER_MSEC
 #define UET_DCQCN_PACE_SLACK_NS	(2 * NSEC_PER_MSEC)
 
 /* alpha * (g')^k, g' = 1 - g on the 1024 scale, by squaring. */
@@ -583,7 +587,8 @@ static void uet_dcqcn_on_send(struct uet_cc *cc, u64 now, u32 bytes,
 	u64 unit = (u64)cc->params[UET_DCQCN_BYTE_RESET] * UET_DCQCN_BYTE_UNIT;
 	u64 gap = mul_u64_u64_div_u64(bytes, 8 * NSEC_PER_SEC, d->rate);
 	u64 lag = clamp_t(u64, UET_DCQCN_PACE_SLACK_NS, gap,
-			  UET_DCQCN_PACE_BURST * gap);
+			  max_t(u64, UET_DCQCN_PACE_BURST * gap,
+				UET_DCQCN_PACE_BURST_NS));
 	u64 n;
 
 	uet_dcqcn_catch_up(cc, now);

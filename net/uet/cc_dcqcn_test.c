@@ -297,9 +297,8 @@ static void uet_dcqcn_floor_pacer_test(struct kunit *test)
 
 	uet_dcqcn_test_set(test, p, "rp_initial_alpha_value", 1024);
 	cc = uet_dcqcn_test_cc(test, p);
-	/* At line rate, 1500 bytes take 1.2 us on a 10 Gb/s wire; idle
-	 * time, or a pacer woken late, earns 8 packets more at most (2 ms
-	 * of sending where that is fewer, but one).
+	/* At line rate, 1500 bytes take 1.2 us on a 10 Gb/s wire: from its
+	 * start at 0, 10 us are 9 packets, the next due at 10.8 us.
 	 */
 	for (k = 0; k < 9; k++) {
 		KUNIT_EXPECT_LE(test, cc->ops->send_at(cc, 10 * US, 0, 1500),
@@ -307,19 +306,21 @@ static void uet_dcqcn_floor_pacer_test(struct kunit *test)
 		cc->ops->on_send(cc, 10 * US, 1500, false);
 	}
 	KUNIT_EXPECT_EQ(test, cc->ops->send_at(cc, 10 * US, 0, 1500),
-			10 * US + 1200);
+			10 * US + 800);
 	cc->ops->on_send(cc, 10 * US, 1500, false);
 	KUNIT_EXPECT_EQ(test, cc->ops->send_at(cc, 10 * US, 0, 1500),
-			10 * US + 2400);
-	for (k = 0; k < 9; k++) {
-		KUNIT_EXPECT_LE(test, cc->ops->send_at(cc, 50 * US, 0, 1500),
-				50 * US);
-		cc->ops->on_send(cc, 50 * US, 1500, false);
-	}
-	KUNIT_EXPECT_EQ(test, cc->ops->send_at(cc, 50 * US, 0, 1500),
-			50 * US + 1200);
+			10 * US + 2000);
+	/* Idle time, or a pacer woken late, earns 1 ms of sending at most
+	 * (8 packets where that is more, 2 ms where that is fewer, but
+	 * one): 834 packets, the next due 0.8 us later.
+	 */
+	now = 5 * MS;
+	for (k = 0; k < 1000 && cc->ops->send_at(cc, now, 0, 1500) <= now; k++)
+		cc->ops->on_send(cc, now, 1500, false);
+	KUNIT_EXPECT_EQ(test, k, 834U);
+	KUNIT_EXPECT_EQ(test, cc->ops->send_at(cc, now, 0, 1500), now + 800);
 
-	for (k = 0, now = 100 * US; k < 40; k++, now += 4 * US)
+	for (k = 0, now = 6 * MS; k < 40; k++, now += 4 * US)
 		cc->ops->on_cnp(cc, now);
 	KUNIT_EXPECT_EQ(test, DECREASES(cc), 40ULL);
 	KUNIT_EXPECT_EQ(test, RATE(cc), 1ULL);

@@ -11,13 +11,11 @@
  *
  * The spec sizes everything from two facts of the fabric, its line rate
  * and base RTT. Set, they are used as given; at 0 (auto, the default)
- * they follow what the QP measures (cc_meas.h): the base RTT is the
- * windowed minimum RTT, the line rate the windowed maximum delivery rate
- * with room to grow (4/3 of it, so max_wnd is 2 measured BDPs), bounded
- * by the netdev's speed. A new QP starts from what the other QPs to its
- * peer measured (peer.h); the first starts as on the spec's reference
- * RTT, and at its first RTT sample takes for line rate what its first
- * window delivered in that RTT.
+ * the line rate is the port's (the device's link_mbps, else its netdev's
+ * speed) and the base RTT follows what the QP measures (cc_meas.h), the
+ * windowed minimum RTT. A new QP starts from the base RTT the other QPs
+ * to its peer measured (peer.h); the first starts on the spec's
+ * reference RTT until its first sample.
  *
  * Fixed point: windows in bytes, times in ns, ratios of the spec's float
  * constants in thousandths (params) or in 1/2^NSCC_FP (derived state).
@@ -42,7 +40,7 @@
 #define NSCC_MILLI	1000ULL
 #define NSCC_REF_RTT	(12 * NSEC_PER_USEC)
 /* Auto line rate when the netdev reports no speed: 10 Gb/s, what veth
- * reports; the first RTT sample replaces it.
+ * reports.
  */
 #define NSCC_AUTO_MBPS	10000
 
@@ -69,7 +67,7 @@ enum {
 /* Coefficients marked x1000 are the spec's float constants in thousandths. */
 static const struct uet_cc_param uet_nscc_params[NSCC_NPARAMS] = {
 	/* Line rate the window is sized for (spec: min of both ends'
-	 * link speeds); 0: auto, from the delivery rate measured.
+	 * link speeds); 0: auto, the port's speed.
 	 */
 	[NSCC_LINKSPEED_MBPS] = { "linkspeed_mbps", 0, 0, 1600000 },
 	/* config_base_rtt: unloaded RTT of the longest path (the spec's
@@ -220,40 +218,20 @@ static void uet_nscc_update_base_rtt(struct uet_cc *cc, struct uet_nscc *n,
 		n->cwnd = n->max_wnd;
 }
 
-/* Mb/s, of bytes per second, with the 4/3 of room to grow. */
-static u64 uet_nscc_auto_mbps(u64 bytes_per_s)
-{
-	return div_u64(bytes_per_s, 93750) ?: 1;
-}
-
-/* The measurements moved: auto inputs follow them, and all the spec
- * derives from them. The first @window delivered in one RTT stands for
- * the rate until a rate sample is in (cc_meas.c takes one per RTT); a
- * QP seeded with its peer's measurements has delivered none yet (0).
+/* The measured base RTT moved: all the spec derives from it follows.
+ * The line rate is not measured: a delivery rate is what the window let
+ * through, and a ceiling of 1.5 of it times the least RTT closes down to
+ * one packet wherever a window's RTT exceeds 1.5 least RTTs, as a busy
+ * host's own backlog makes it do on a fast path.
  */
-static void uet_nscc_auto(struct uet_cc *cc, struct uet_nscc *n, u64 window)
+static void uet_nscc_auto(struct uet_cc *cc, struct uet_nscc *n)
 {
-	const u32 *p = cc->params;
 	u64 rtt = uet_meas_min_rtt(&cc->meas);
-	u64 rate = uet_meas_max_rate(&cc->meas);
 
-	if (!rtt)
+	if (!rtt || cc->params[NSCC_BASE_RTT_US])
 		return;
-	if (!p[NSCC_BASE_RTT_US]) {
-		n->rtt_seen = true;
-		n->base_rtt = rtt;
-	}
-	if (!rate)
-		rate = mul_u64_u64_div_u64(window, NSEC_PER_SEC, n->base_rtt);
-	/* A port speed the operator gave is the line rate; a netdev's own
-	 * (veth says 10 Gb/s whatever carries its packets) only bounds the
-	 * measured one.
-	 */
-	if (rate && !p[NSCC_LINKSPEED_MBPS] && !cc->link_set) {
-		n->linkspeed = uet_nscc_auto_mbps(rate);
-		if (cc->link_mbps)
-			n->linkspeed = min_t(u64, n->linkspeed, cc->link_mbps);
-	}
+	n->rtt_seen = true;
+	n->base_rtt = rtt;
 	uet_nscc_derive(cc, n);
 }
 
@@ -269,10 +247,8 @@ static void uet_nscc_init(struct uet_cc *cc, u64 now)
 	/* A new QP to a peer others measured starts on their base RTT,
 	 * not on its own first sample, which an incast may inflate.
 	 */
-	if (uet_meas_min_rtt(&cc->meas))
-		uet_nscc_auto(cc, n, 0);
-	else
-		uet_nscc_derive(cc, n);
+	uet_nscc_derive(cc, n);
+	uet_nscc_auto(cc, n);
 	n->cwnd = n->max_wnd;
 	n->last_adjust = now;
 	n->last_dec = now;
@@ -289,7 +265,10 @@ static void uet_nscc_update_delay(struct uet_cc *cc, struct uet_nscc *n,
 }
 
 /* Returns true when quick adapt ran or the ACK falls in the bytes it
- * ignores; either way the pending adjustment is dropped.
+ * ignores; either way the pending adjustment is dropped. A delay above
+ * the threshold counts only when marked: unmarked, it is the hosts'
+ * scheduling as often as a queue (NSCC's own quadrants increase on it),
+ * and a window's worth of ACKs may come later than base_rtt + target.
  */
 static bool uet_nscc_quick_adapt(struct uet_cc *cc, struct uet_nscc *n,
 				 u64 now, bool loss, bool ecn, u64 delay,
@@ -304,7 +283,7 @@ static bool uet_nscc_quick_adapt(struct uet_cc *cc, struct uet_nscc *n,
 		done = true;
 	} else if (!n->qa_armed || now >= n->qa_end) {
 		if (n->qa_armed &&
-		    (n->trigger_qa || loss || delay > n->qa_threshold) &&
+		    (n->trigger_qa || loss || (ecn && delay > n->qa_threshold)) &&
 		    n->achieved_bytes < n->max_wnd >> cc->params[NSCC_QA_GATE]) {
 			n->cwnd = max_t(u64, n->achieved_bytes, cc->mtu);
 			n->bytes_to_ignore = inflight;
@@ -396,9 +375,8 @@ static void uet_nscc_on_ack(struct uet_cc *cc, const struct uet_cc_ack *ack)
 	n->achieved_bytes += newly;
 	if (limited)
 		uet_nscc_penalty(cc, n, ack);
-	if (ack->meas_changed &&
-	    (!cc->params[NSCC_BASE_RTT_US] || !cc->params[NSCC_LINKSPEED_MBPS]))
-		uet_nscc_auto(cc, n, n->cwnd);
+	if (ack->meas_changed)
+		uet_nscc_auto(cc, n);
 	if (ack->rtt_ns) {
 		if (cc->params[NSCC_BASE_RTT_US])
 			uet_nscc_update_base_rtt(cc, n, ack->rtt_ns);

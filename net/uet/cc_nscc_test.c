@@ -432,11 +432,9 @@ static void uet_nscc_test_meas_ack(struct uet_cc *cc, u64 now, u64 bytes,
 	uet_cc_ack(cc, &ack);
 }
 
-/* Auto: the first RTT sample is the base RTT and the first window over
- * it the rate, 4/3 of which is the line rate (max_wnd 2 windows); a
- * lower sample lowers the base RTT (an incast's queue inflated the
- * first), and a measured delivery rate takes over the line rate, which
- * the netdev's speed bounds and the operator's replaces.
+/* Auto: the first RTT sample is the base RTT, a lower one lowers it (an
+ * incast's queue inflated the first); the line rate is the netdev's
+ * speed, which no delivery rate moves, or the operator's port speed.
  */
 static void uet_nscc_auto_test(struct kunit *test)
 {
@@ -452,38 +450,31 @@ static void uet_nscc_auto_test(struct kunit *test)
 	uet_nscc_test_meas_ack(&cc, now, 0, rtt);
 	KUNIT_EXPECT_EQ(test, STAT(&cc, "base_rtt_ns"), rtt);
 	KUNIT_EXPECT_EQ(test, STAT(&cc, "target_ns"), rtt * 3 / 4);
-	/* 22500 B / 21 ms = 1071428 B/s, x 4/3 = 11 Mb/s */
-	KUNIT_EXPECT_EQ(test, STAT(&cc, "linkspeed_mbps"), 11ULL);
-	KUNIT_EXPECT_EQ(test, STAT(&cc, "max_wnd"), 43312ULL);
-	KUNIT_EXPECT_EQ(test, CWND(&cc), 22500ULL);
+	/* No netdev speed: 10 Gb/s, x 1.5 x 21 ms */
+	KUNIT_EXPECT_EQ(test, STAT(&cc, "linkspeed_mbps"), 10000ULL);
+	KUNIT_EXPECT_EQ(test, STAT(&cc, "max_wnd"), 39375000ULL);
 
-	/* Two RTTs of ACKs at 40 Mb/s: 4/3 of it is 53 Mb/s. */
+	/* Two RTTs of ACKs at 40 Mb/s leave it. */
 	for (i = 0; i < 52; i++) {
 		now += slot;
 		uet_nscc_test_meas_ack(&cc, now, MTU, rtt);
 	}
-	KUNIT_EXPECT_EQ(test, STAT(&cc, "linkspeed_mbps"), 53ULL);
-	KUNIT_EXPECT_EQ(test, STAT(&cc, "max_wnd"), 208687ULL);
+	KUNIT_EXPECT_EQ(test, STAT(&cc, "linkspeed_mbps"), 10000ULL);
 
-	/* A netdev of 20 Mb/s bounds it. */
+	/* A netdev of 20 Mb/s is the line rate. */
 	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 20, false, NULL, T0);
 	KUNIT_EXPECT_EQ(test, STAT(&cc, "linkspeed_mbps"), 20ULL);
-	uet_nscc_test_meas_ack(&cc, T0, 0, 12000);
+	uet_nscc_test_meas_ack(&cc, T0, 0, rtt);
 	KUNIT_EXPECT_EQ(test, STAT(&cc, "linkspeed_mbps"), 20ULL);
+	KUNIT_EXPECT_EQ(test, STAT(&cc, "max_wnd"), 78750ULL);
 
-	/* A port speed the operator set is the line rate: no measurement
-	 * moves it (the base RTT is measured still).
+	/* So is a port speed the operator set (the base RTT is measured
+	 * still).
 	 */
 	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 40, true, NULL, T0);
 	uet_nscc_test_meas_ack(&cc, T0, 0, rtt);
 	KUNIT_EXPECT_EQ(test, STAT(&cc, "linkspeed_mbps"), 40ULL);
 	KUNIT_EXPECT_EQ(test, STAT(&cc, "base_rtt_ns"), rtt);
-	now = T0;
-	for (i = 0; i < 52; i++) {
-		now += 4 * slot;
-		uet_nscc_test_meas_ack(&cc, now, MTU, rtt);
-	}
-	KUNIT_EXPECT_EQ(test, STAT(&cc, "linkspeed_mbps"), 40ULL);
 
 	/* A configured base RTT stays the one scaling is of. */
 	uet_nscc_test_init(test, &cc, 0, 12);
@@ -491,9 +482,56 @@ static void uet_nscc_auto_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, STAT(&cc, "target_ns"), TARGET);
 }
 
-/* Seeded with the peer's measurements, a QP starts on them: its own
- * first sample, taken in a queue, does not raise the base RTT. Without a
- * rate in the seed the line rate is the netdev's until a sample.
+/* A fast path on a busy host: the least RTT (a probe's) is 40 us, a
+ * window's ACKs come 400 us after its packets, 16 packets an ACK every
+ * 300 us, none marked. The window stays at its ceiling: no quick adapt
+ * on the unmarked delay, and no ceiling taken from what the window
+ * delivered (which closed it to one packet).
+ */
+static void uet_nscc_busy_host_test(struct kunit *test)
+{
+	u64 now = T0, max_wnd;
+	struct uet_cc cc;
+	int i;
+
+	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 10000, false, NULL, T0);
+	uet_nscc_test_meas_ack(&cc, now, 0, 40000);
+	max_wnd = STAT(&cc, "max_wnd");
+	KUNIT_EXPECT_EQ(test, max_wnd, 75000ULL);
+	for (i = 0; i < 1000; i++) {
+		struct uet_cc_ack ack = {
+			.now = now += 300000,
+			.acked_bytes = 16 * MTU,
+			.inflight_bytes = CWND(&cc),
+			.rtt_ns = 400000,
+		};
+
+		uet_cc_ack(&cc, &ack);
+	}
+	KUNIT_EXPECT_EQ(test, STAT(&cc, "max_wnd"), max_wnd);
+	KUNIT_EXPECT_EQ(test, CWND(&cc), max_wnd);
+	KUNIT_EXPECT_EQ(test, STAT(&cc, "quick_adapt"), 0ULL);
+
+	/* The same delay marked is a queue: quick adapt cuts the window to
+	 * what the last one delivered.
+	 */
+	for (i = 0; i < 3; i++) {
+		struct uet_cc_ack ack = {
+			.now = now += 300000,
+			.acked_bytes = MTU,
+			.inflight_bytes = CWND(&cc),
+			.rtt_ns = 400000,
+			.ecn = true,
+		};
+
+		uet_cc_ack(&cc, &ack);
+	}
+	KUNIT_EXPECT_EQ(test, STAT(&cc, "quick_adapt"), 1ULL);
+	KUNIT_EXPECT_LT(test, CWND(&cc), max_wnd / 8);
+}
+
+/* Seeded with the peer's measurements, a QP starts on its base RTT: its
+ * own first sample, taken in a queue, does not raise it.
  */
 static void uet_nscc_seed_test(struct kunit *test)
 {
@@ -504,18 +542,13 @@ static void uet_nscc_seed_test(struct kunit *test)
 	};
 	struct uet_cc cc;
 
-	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 0, false, &m, T0);
+	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 40, false, &m, T0);
 	KUNIT_EXPECT_EQ(test, STAT(&cc, "base_rtt_ns"), rtt);
-	KUNIT_EXPECT_EQ(test, STAT(&cc, "linkspeed_mbps"), 53ULL);
-	KUNIT_EXPECT_EQ(test, STAT(&cc, "max_wnd"), 208687ULL);
-	KUNIT_EXPECT_EQ(test, CWND(&cc), 208687ULL);
+	KUNIT_EXPECT_EQ(test, STAT(&cc, "linkspeed_mbps"), 40ULL);
+	KUNIT_EXPECT_EQ(test, STAT(&cc, "max_wnd"), 157500ULL);
+	KUNIT_EXPECT_EQ(test, CWND(&cc), 157500ULL);
 	uet_nscc_test_meas_ack(&cc, T0, 0, 2 * rtt);
 	KUNIT_EXPECT_EQ(test, STAT(&cc, "base_rtt_ns"), rtt);
-
-	m.max_rate.cur = 0;
-	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 10000, false, &m, T0);
-	KUNIT_EXPECT_EQ(test, STAT(&cc, "base_rtt_ns"), rtt);
-	KUNIT_EXPECT_EQ(test, STAT(&cc, "linkspeed_mbps"), 10000ULL);
 }
 
 /* The peer's base-RTT probe answered: its RTT, plus a full packet's time
@@ -579,6 +612,7 @@ static struct kunit_case uet_nscc_cases[] = {
 	KUNIT_CASE(uet_nscc_backpressure_test),
 	KUNIT_CASE(uet_nscc_send_at_test),
 	KUNIT_CASE(uet_nscc_auto_test),
+	KUNIT_CASE(uet_nscc_busy_host_test),
 	KUNIT_CASE(uet_nscc_seed_test),
 	KUNIT_CASE(uet_nscc_probe_test),
 	{}

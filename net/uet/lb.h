@@ -42,7 +42,7 @@ struct uet_lb;
 /**
  * struct uet_lb_ops - a load balancing algorithm
  * @name: what "uet dev set DEV lb NAME" chooses it by
- * @sprays: picks a value per packet, or per flowlet (uet_lb_flowlet()),
+ * @sprays: picks a value per packet, or per flowcell (uet_lb_flowlet()),
  *	rather than keeping one while it works
  * @next: the next data packet's entropy value
  * @feedback: what became of a packet sent on @ev; NULL if not interested
@@ -114,13 +114,22 @@ static inline void uet_lb_feedback(struct uet_lb *lb, u16 ev,
 
 u16 uet_lb_next_retx(struct uet_lb *lb, u64 now, u64 after_ns);
 
+/* Flowcells per window when their length is auto: two per path on 4. */
+#define UET_LB_FLOWCELLS	8
+
 /* How many consecutive new packets may share one value (a train,
- * train.h): a spraying balancer's flowlet, the device's flowlet_pkts;
- * any number for the others.
+ * train.h). A spraying balancer's flowcell: the device's flowlet_pkts, or
+ * at 0 (auto) an eighth of the @inflight packets, at least one, so that a
+ * window spans UET_LB_FLOWCELLS of them and a large one rides in whole
+ * trains, the unit a software host pays for (Presto's flowcells, SIGCOMM
+ * 2015). Any number for the others.
  */
-static inline u32 uet_lb_flowlet(const struct uet_lb *lb, u32 flowlet_pkts)
+static inline u32 uet_lb_flowlet(const struct uet_lb *lb, u32 flowlet_pkts,
+				 u32 inflight)
 {
-	return lb->ops->sprays ? flowlet_pkts : U32_MAX;
+	if (!lb->ops->sprays)
+		return U32_MAX;
+	return flowlet_pkts ?: max_t(u32, inflight / UET_LB_FLOWCELLS, 1);
 }
 
 #endif /* _UET_LB_H */

@@ -190,6 +190,27 @@ static void uet_lb_reps_test(struct kunit *test)
 	uet_ev_table_free(t);
 }
 
+/* A flowcell: what flowlet_pkts says, or on auto an eighth of the
+ * packets in flight and at least one; a balancer that keeps one value
+ * takes any number.
+ */
+static void uet_lb_flowlet_test(struct kunit *test)
+{
+	struct uet_lb lb;
+
+	uet_lb_init(&lb, &uet_lb_spray, 7, BASE, 64, NULL, NULL);
+	KUNIT_EXPECT_EQ(test, uet_lb_flowlet(&lb, 1, 200), 1U);
+	KUNIT_EXPECT_EQ(test, uet_lb_flowlet(&lb, 16, 0), 16U);
+	KUNIT_EXPECT_EQ(test, uet_lb_flowlet(&lb, 0, 0), 1U);
+	KUNIT_EXPECT_EQ(test, uet_lb_flowlet(&lb, 0, 15), 1U);
+	KUNIT_EXPECT_EQ(test, uet_lb_flowlet(&lb, 0, 256), 32U);
+	uet_lb_init(&lb, &uet_lb_reps, 7, BASE, 64, NULL, NULL);
+	KUNIT_EXPECT_EQ(test, uet_lb_flowlet(&lb, 0, 80), 10U);
+	uet_lb_init(&lb, &uet_lb_single, 7, BASE, 64, NULL, NULL);
+	KUNIT_EXPECT_EQ(test, uet_lb_flowlet(&lb, 0, 0), U32_MAX);
+	KUNIT_EXPECT_EQ(test, uet_lb_flowlet(&lb, 1, 0), U32_MAX);
+}
+
 static void uet_ev_states_test(struct kunit *test)
 {
 	struct uet_ev_table *t = uet_lb_test_table(test, 16);
@@ -256,6 +277,7 @@ static struct kunit_case uet_lb_cases[] = {
 	KUNIT_CASE(uet_lb_single_test),
 	KUNIT_CASE(uet_lb_spray_test),
 	KUNIT_CASE(uet_lb_reps_test),
+	KUNIT_CASE(uet_lb_flowlet_test),
 	KUNIT_CASE(uet_ev_states_test),
 	{}
 };

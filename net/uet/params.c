@@ -98,12 +98,13 @@ const struct uet_param_desc uet_param_descs[] = {
 		      UET_TRAIN_MAX_PKTS),
 	/* Spraying per packet, as UE's oblivious spraying and REPS pick a
 	 * value per packet (UE 1.0 section 3.6.16): a train shares one
-	 * value, so a spraying QP sends no trains unless this allows it.
+	 * value, so a spraying QP sends no trains unless this allows it;
+	 * 0 sizes them by what is in flight (uet_lb_flowlet()).
 	 * (Flowlets of 16 packets made 4 spines' shares vary by +- 2.2%
 	 * instead of +- 0.7%, and overran their buffers in
 	 * multipath_spray.)
 	 */
-	UET_PARAM_NOW(FLOWLET_PKTS, flowlet_pkts, 1, UET_TRAIN_MAX_PKTS, 1),
+	UET_PARAM_NOW(FLOWLET_PKTS, flowlet_pkts, 0, UET_TRAIN_MAX_PKTS, 1),
 	/* No source gives one: eight windows of the default mpr, so that
 	 * a peer keeping within its window never finds the queue full. It
 	 * bounds the skbs a peer (or anyone forging its address) can make

@@ -487,7 +487,8 @@ static bool uet_req_train_open(struct uet_qp *qp, const struct sk_buff *pkt,
 	struct uet_train *t = &qp->req->train;
 	u32 max_pkts = min(uet_param(qp->udev, train_pkts),
 			   uet_lb_flowlet(&qp->lb,
-					  uet_param(qp->udev, flowlet_pkts)));
+					  uet_param(qp->udev, flowlet_pkts),
+					  uet_pdc_tx_inflight(&qp->tx)));
 	u32 nr_frags = skb_shinfo(pkt)->nr_frags;
 
 	/* A local destination's packets fill a train alone: they go
