@@ -42,6 +42,10 @@ struct uet_cc_ack {
 	u64 rtt_ns;		/* RTT sample net of the receiver's service
 				 * time; 0 when the ACK gives none
 				 */
+	u64 srtt_ns;		/* the QP's smoothed RTT, send to ACK, the
+				 * hosts' time included: how long a window
+				 * takes to come back (0: none yet)
+				 */
 	bool ecn;		/* a CE-marked packet is among those acked */
 	u8 rcv_cwnd_pend;	/* receiver backpressure, 0..127 */
 	u16 entropy;		/* entropy value of the packet that

@@ -484,9 +484,10 @@ static void uet_nscc_auto_test(struct kunit *test)
 
 /* A fast path on a busy host: the least RTT (a probe's) is 40 us, a
  * window's ACKs come 400 us after its packets, 16 packets an ACK every
- * 300 us, none marked. The window stays at its ceiling: no quick adapt
- * on the unmarked delay, and no ceiling taken from what the window
- * delivered (which closed it to one packet).
+ * 300 us, none marked. The ceiling is 1.5 x 10 Gb/s over the ACK clock's
+ * 400 us, not over the base RTT, and the window grows past the base
+ * RTT's: no quick adapt on the unmarked delay, and no ceiling taken from
+ * what the window delivered (which closed it to one packet).
  */
 static void uet_nscc_busy_host_test(struct kunit *test)
 {
@@ -504,13 +505,15 @@ static void uet_nscc_busy_host_test(struct kunit *test)
 			.acked_bytes = 16 * MTU,
 			.inflight_bytes = CWND(&cc),
 			.rtt_ns = 400000,
+			.srtt_ns = 400000,
 		};
 
 		uet_cc_ack(&cc, &ack);
 	}
-	KUNIT_EXPECT_EQ(test, STAT(&cc, "max_wnd"), max_wnd);
-	KUNIT_EXPECT_EQ(test, CWND(&cc), max_wnd);
+	KUNIT_EXPECT_EQ(test, STAT(&cc, "max_wnd"), 750000ULL);
+	KUNIT_EXPECT_GT(test, CWND(&cc), 4 * max_wnd);
 	KUNIT_EXPECT_EQ(test, STAT(&cc, "quick_adapt"), 0ULL);
+	max_wnd = STAT(&cc, "max_wnd");
 
 	/* The same delay marked is a queue: quick adapt cuts the window to
 	 * what the last one delivered.

@@ -1251,6 +1251,7 @@ void uet_req_rcv_ack(struct uet_qp *qp, struct sk_buff *skb)
 		cca.now = now;
 		cca.acked_bytes = inflight - qp->tx.inflight_bytes;
 		cca.inflight_bytes = uet_pdc_tx_pipe(&qp->tx);
+		cca.srtt_ns = qp->tx.srtt_ns;
 		cca.ecn = req->ack_ecn;
 		cca.entropy = ack.ccx_flags & UET_ACKX_F_ENTROPY ? ack.entropy : 0;
 		if (qp->peer)
