@@ -29,24 +29,12 @@
 # Emulated time is slow and noisy: only the ratios within a boot mean
 # anything. The defaults take about 10 minutes on a 2-core machine.
 set -euo pipefail
-top=$(readlink -f "$(dirname "$0")/../..")
-rc=0
-if [ $# -gt 0 ]; then
-	out=$1
-else
-	out=${LAT_OUT:-$(mktemp)}
-	[ -n "${LAT_OUT:-}" ] || trap 'rm -f "$out"' EXIT
-	out=$(realpath -m "$out")
-	cmd=$(printf 'env LAT_N=%q LAT_REPS=%q LAT_KINDS=%q LAT_TESTS=%q' \
-		"${LAT_N:-2000}" "${LAT_REPS:-5}" "${LAT_KINDS:-uet uet-reps rxe uet-root}" \
-		"${LAT_TESTS:-rc rc-ev ud write send}")
-	[ -z "${UET_KO_DIR:-}" ] || cmd+=$(printf ' UET_KO_DIR=%q' "$UET_KO_DIR")
-	[ -z "${UET_TOOLS_DIR:-}" ] || cmd+=$(printf ' UET_TOOLS_DIR=%q' "$UET_TOOLS_DIR")
-	cmd+=" tools/bench/latency-guest.sh"
-	# The VM runs the command in the caller's directory.
-	cd "$top"
-	tools/testing/vm/run -k stock -t 2400 -- "$cmd" | tee "$out" || rc=$?
-fi
+# shellcheck source=tools/bench/host-lib.sh
+. "$(dirname "$0")/host-lib.sh"
+bench_env LAT_N=2000 LAT_REPS=5 "LAT_KINDS=uet uet-reps rxe uet-root" \
+	"LAT_TESTS=rc rc-ev ud write send"
+bench_env_uet
+bench_boot LAT_OUT 2400 tools/bench/latency-guest.sh "$@"
 
 # The summary, from the guest's "result k=v ..." lines.
 awk '

@@ -23,24 +23,11 @@
 # Emulated time is slow and noisy: only the ratios within a boot mean
 # anything. The defaults take about 10 minutes on a 2-core machine.
 set -euo pipefail
-top=$(readlink -f "$(dirname "$0")/../..")
-rc=0
-if [ $# -gt 0 ]; then
-	out=$1
-else
-	out=${SCALE_OUT:-$(mktemp)}
-	[ -n "${SCALE_OUT:-}" ] || trap 'rm -f "$out"' EXIT
-	out=$(realpath -m "$out")
-	cmd=$(printf 'env SCALE_QPS=%q SCALE_KINDS=%q SCALE_SECS=%q SCALE_OUTSTANDING=%q' \
-		"${SCALE_QPS:-1 64 1024}" "${SCALE_KINDS:-uet rxe}" "${SCALE_SECS:-10}" \
-		"${SCALE_OUTSTANDING:-2}")
-	[ -z "${UET_KO_DIR:-}" ] || cmd+=$(printf ' UET_KO_DIR=%q' "$UET_KO_DIR")
-	[ -z "${UET_TOOLS_DIR:-}" ] || cmd+=$(printf ' UET_TOOLS_DIR=%q' "$UET_TOOLS_DIR")
-	cmd+=" tools/bench/scale-guest.sh"
-	# The VM runs the command in the caller's directory.
-	cd "$top"
-	tools/testing/vm/run -k stock -t 3600 -- "$cmd" | tee "$out" || rc=$?
-fi
+# shellcheck source=tools/bench/host-lib.sh
+. "$(dirname "$0")/host-lib.sh"
+bench_env "SCALE_QPS=1 64 1024" "SCALE_KINDS=uet rxe" SCALE_SECS=10 SCALE_OUTSTANDING=2
+bench_env_uet
+bench_boot SCALE_OUT 3600 tools/bench/scale-guest.sh "$@"
 
 # The summary, from the guest's "result kind=K what=W qps=N k=v ..." lines.
 awk '

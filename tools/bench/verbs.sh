@@ -22,21 +22,11 @@
 # Emulated time is slow and noisy: only the ratios within a boot mean
 # anything. Both MTUs take 20 to 25 minutes on a 2-core machine.
 set -euo pipefail
-top=$(readlink -f "$(dirname "$0")/../..")
-rc=0
-if [ $# -gt 0 ]; then
-	out=$1
-else
-	out=${BENCH_OUT:-$(mktemp)}
-	[ -n "${BENCH_OUT:-}" ] || trap 'rm -f "$out"' EXIT
-	out=$(realpath -m "$out")
-	cmd=$(printf 'env BENCH_MTU=%q BENCH_WIN=%q BENCH_QUICK=%q BENCH_RPS=%q BENCH_SHAPES=%q tools/bench/verbs-guest.sh' \
-		"${BENCH_MTU:-1500 9000}" "${BENCH_WIN:-10}" "${BENCH_QUICK:-}" "${BENCH_RPS:-}" \
-		"${BENCH_SHAPES:-65536:1 1048576:1 4096:1 65536:4}")
-	# The VM runs the command in the caller's directory.
-	cd "$top"
-	tools/testing/vm/run -k stock -t 2400 -- "$cmd" | tee "$out" || rc=$?
-fi
+# shellcheck source=tools/bench/host-lib.sh
+. "$(dirname "$0")/host-lib.sh"
+bench_env "BENCH_MTU=1500 9000" BENCH_WIN=10 BENCH_QUICK= BENCH_RPS= \
+	"BENCH_SHAPES=65536:1 1048576:1 4096:1 65536:4"
+bench_boot BENCH_OUT 2400 tools/bench/verbs-guest.sh "$@"
 
 # The summary, from the guest's "result k=v ..." lines.
 want=${BENCH_WIN:-10}
