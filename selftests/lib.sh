@@ -279,6 +279,17 @@ leaf_spine() {
 	ns_ip l1 route add 10.0.2.0/24 $hops1 && ns_ip l2 route add 10.0.1.0/24 $hops2
 }
 
+# leaf_mgmt: a cable of its own between leaf_spine's leaves for TCP, as a
+# management network would carry a verbs program's control channel: the
+# spines then carry only the QPs' packets.
+leaf_mgmt() {
+	veth_link l1 l1-m 10.9.0.1/24 l2 l2-m 10.9.0.2/24 &&
+		ns_ip l1 rule add ipproto tcp table 100 &&
+		ns_ip l1 route add 10.0.2.0/24 via 10.9.0.2 table 100 &&
+		ns_ip l2 rule add ipproto tcp table 100 &&
+		ns_ip l2 route add 10.0.1.0/24 via 10.9.0.1 table 100
+}
+
 # star N [MTU]: hosts h1..hN (10.3.i.1 on hi-0) and r (10.4.0.1 on r0), all
 # cabled to one switch, sw; sw's port towards r is sw-r, the one a test
 # shapes to make an incast bottleneck. Every cable has MTU (default 1500).

@@ -50,16 +50,6 @@ mkdir -p "$DIR" || fail "no $DIR"
 # progress TEXT: a line on the console, for a step that takes a while.
 progress() { echo "# ... $*"; }
 
-# mgmt_link: a cable of its own between the leaves for TCP, as a
-# management network would carry uet-verify's control channel.
-mgmt_link() {
-	veth_link l1 l1-m 10.9.0.1/24 l2 l2-m 10.9.0.2/24 &&
-		ns_ip l1 rule add ipproto tcp table 100 &&
-		ns_ip l1 route add 10.0.2.0/24 via 10.9.0.2 table 100 &&
-		ns_ip l2 rule add ipproto tcp table 100 &&
-		ns_ip l2 route add 10.0.1.0/24 via 10.9.0.1 table 100
-}
-
 # rate N MBIT: spine N's port towards b at MBIT, set as multipath_reps.sh
 # sets it (UE 1.0 3.6.17, two BDPs of buffer).
 rate() {
@@ -196,7 +186,7 @@ multipath() {
 	RTT_US=$((DELAY_MS * 1000 + 1000))
 	progress "a leaf-spine fabric of $SPINES spines"
 	leaf_spine $SPINES || fail "leaf-spine fabric"
-	mgmt_link || fail "management link"
+	leaf_mgmt || fail "management link"
 	in_ns b tc qdisc add dev b0 root netem delay "${DELAY_MS}ms" limit 10000 ||
 		fail "netem on b0"
 	sch_uet_load
@@ -421,7 +411,7 @@ demo() {
 	RATE_MBIT=0 EVS=4096 SLOW=
 	progress "a leaf-spine fabric of $SPINES spines"
 	leaf_spine $SPINES || fail "leaf-spine fabric"
-	mgmt_link || fail "management link"
+	leaf_mgmt || fail "management link"
 	uet_load
 	in_ns a rdma link add uet0 type uet netdev a0 || fail "rdma link add uet0"
 	in_ns b rdma link add uet1 type uet netdev b0 || fail "rdma link add uet1"

@@ -89,16 +89,6 @@ N=$(bytes_of "${LBCC_BYTES:-64M}")
 # progress TEXT: a line on the console, for a step that takes a while.
 progress() { echo "# ... $(date +%T) $*"; }
 
-# mgmt_link: a cable of its own between the leaves for TCP (what
-# fabric-guest.sh does for the same reason).
-mgmt_link() {
-	veth_link l1 l1-m 10.9.0.1/24 l2 l2-m 10.9.0.2/24 &&
-		ns_ip l1 rule add ipproto tcp table 100 &&
-		ns_ip l1 route add 10.0.2.0/24 via 10.9.0.2 table 100 &&
-		ns_ip l2 rule add ipproto tcp table 100 &&
-		ns_ip l2 route add 10.0.1.0/24 via 10.9.0.1 table 100
-}
-
 # shellcheck disable=SC2317 # called by wait_for
 devs_ready() {
 	ibdev_port_is uet0 PORT_ACTIVE && ibdev_port_is uet1 PORT_ACTIVE &&
@@ -119,7 +109,7 @@ fabric_up() {
 		;;
 	spines)
 		leaf_spine $SPINES || fail "leaf-spine fabric"
-		mgmt_link || fail "management link"
+		leaf_mgmt || fail "management link"
 		uet_load
 		in_ns a rdma link add uet0 type uet netdev a0 || fail "rdma link add uet0"
 		in_ns b rdma link add uet1 type uet netdev b0 || fail "rdma link add uet1"
