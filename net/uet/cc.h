@@ -83,6 +83,8 @@ struct uet_cc;
  *	time <= @now at once, a later time (pacing) ask again then, U64_MAX
  *	when the window is full (wait for an ACK)
  * @get_info: fills up to UET_CC_STATS_MAX values, returns how many
+ * @wnd: the bytes the window lets be in flight; NULL when the algorithm
+ *	has no window (a pacer, or none)
  *
  * @init, @send_at and @get_info are required; the other hooks may be
  * NULL. Every hook is called by the QP's engine, one at a time.
@@ -104,6 +106,7 @@ struct uet_cc_ops {
 	u64 (*send_at)(struct uet_cc *cc, u64 now, u64 inflight_bytes,
 		       u32 bytes);
 	int (*get_info)(const struct uet_cc *cc, struct uet_cc_stat *st);
+	u64 (*wnd)(const struct uet_cc *cc);
 };
 
 /* One QP's congestion controller; owned by the QP's work. */

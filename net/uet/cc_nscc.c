@@ -502,6 +502,11 @@ static u64 uet_nscc_send_at(struct uet_cc *cc, u64 now, u64 inflight,
 	return U64_MAX;
 }
 
+static u64 uet_nscc_wnd(const struct uet_cc *cc)
+{
+	return ((const struct uet_nscc *)uet_cc_priv_const(cc))->cwnd;
+}
+
 static int uet_nscc_get_info(const struct uet_cc *cc, struct uet_cc_stat *st)
 {
 	const struct uet_nscc *n = uet_cc_priv_const(cc);
@@ -541,5 +546,6 @@ const struct uet_cc_ops uet_cc_nscc = {
 	.on_late = uet_nscc_on_late,
 	.send_at = uet_nscc_send_at,
 	.get_info = uet_nscc_get_info,
+	.wnd = uet_nscc_wnd,
 };
 EXPORT_SYMBOL_IF_KUNIT(uet_cc_nscc);

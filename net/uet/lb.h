@@ -119,17 +119,19 @@ u16 uet_lb_next_retx(struct uet_lb *lb, u64 now, u64 after_ns);
 
 /* How many consecutive new packets may share one value (a train,
  * train.h). A spraying balancer's flowcell: the device's flowlet_pkts, or
- * at 0 (auto) an eighth of the @inflight packets, at least one, so that a
- * window spans UET_LB_FLOWCELLS of them and a large one rides in whole
- * trains, the unit a software host pays for (Presto's flowcells, SIGCOMM
- * 2015). Any number for the others.
+ * at 0 (auto) an eighth of the @wnd packets the window lets be in
+ * flight, at least one, so that a window spans UET_LB_FLOWCELLS of them
+ * and a large one rides in whole trains, the unit a software host pays
+ * for (Presto's flowcells, SIGCOMM 2015). Of the window, not of what is
+ * in flight: a burst starts from an empty pipe. Any number for the
+ * others.
  */
 static inline u32 uet_lb_flowlet(const struct uet_lb *lb, u32 flowlet_pkts,
-				 u32 inflight)
+				 u32 wnd)
 {
 	if (!lb->ops->sprays)
 		return U32_MAX;
-	return flowlet_pkts ?: max_t(u32, inflight / UET_LB_FLOWCELLS, 1);
+	return flowlet_pkts ?: max_t(u32, wnd / UET_LB_FLOWCELLS, 1);
 }
 
 #endif /* _UET_LB_H */

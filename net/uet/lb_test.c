@@ -191,7 +191,7 @@ static void uet_lb_reps_test(struct kunit *test)
 }
 
 /* A flowcell: what flowlet_pkts says, or on auto an eighth of the
- * packets in flight and at least one; a balancer that keeps one value
+ * window in packets and at least one; a balancer that keeps one value
  * takes any number.
  */
 static void uet_lb_flowlet_test(struct kunit *test)

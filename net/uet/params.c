@@ -99,7 +99,7 @@ const struct uet_param_desc uet_param_descs[] = {
 	/* Spraying per packet, as UE's oblivious spraying and REPS pick a
 	 * value per packet (UE 1.0 section 3.6.16): a train shares one
 	 * value, so a spraying QP sends no trains unless this allows it;
-	 * 0 sizes them by what is in flight (uet_lb_flowlet()).
+	 * 0 sizes them by the window (uet_lb_flowlet()).
 	 * (Flowlets of 16 packets made 4 spines' shares vary by +- 2.2%
 	 * instead of +- 0.7%, and overran their buffers in
 	 * multipath_spray.)

@@ -477,6 +477,19 @@ static void uet_req_train_flush(struct uet_qp *qp)
 	qp->req->clock_ns = ktime_get_ns();
 }
 
+/* Packets the windows let be in flight: the peer's MPR, and congestion
+ * control's window where it has one.
+ */
+static u32 uet_req_wnd_pkts(struct uet_qp *qp)
+{
+	u32 w = qp->tx.win;
+
+	if (qp->cc.ops->wnd)
+		w = min_t(u64, w, div_u64(qp->cc.ops->wnd(&qp->cc),
+					  qp->cc.mtu));
+	return w;
+}
+
 /* Might the first transmission of pkt ride in a train: it has payload
  * fragments, and trains are on? Then the train it joins is open, and
  * true.
@@ -488,7 +501,7 @@ static bool uet_req_train_open(struct uet_qp *qp, const struct sk_buff *pkt,
 	u32 max_pkts = min(uet_param(qp->udev, train_pkts),
 			   uet_lb_flowlet(&qp->lb,
 					  uet_param(qp->udev, flowlet_pkts),
-					  uet_pdc_tx_inflight(&qp->tx)));
+					  uet_req_wnd_pkts(qp)));
 	u32 nr_frags = skb_shinfo(pkt)->nr_frags;
 
 	/* A local destination's packets fill a train alone: they go
