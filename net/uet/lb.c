@@ -158,7 +158,13 @@ static void uet_lb_reps_feedback(struct uet_lb *lb, u16 ev,
 	case UET_EV_SIG_GOOD:
 		/* Frozen, the ring is replayed, and still refreshed with
 		 * values proven since: they are the ones known to work now.
+		 * A flowcell's packets, one value, acknowledged one after
+		 * the other, recycle it once: else its copies would fill the
+		 * ring and every flowcell after take that one path.
 		 */
+		if (lb->ring_len &&
+		    lb->ring[(lb->ring_head + lb->ring_len - 1) % lb->ring_size] == ev)
+			break;
 		if (lb->ring_len == lb->ring_size) {
 			lb->ring_head = (lb->ring_head + 1) % lb->ring_size;
 			lb->ring_len--;

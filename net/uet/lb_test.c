@@ -133,6 +133,15 @@ static void uet_lb_reps_test(struct kunit *test)
 		uet_lb_feedback(&lb, good[i], UET_EV_SIG_GOOD, now);
 	for (i = 0; i < 8; i++)
 		KUNIT_EXPECT_EQ(test, uet_lb_next(&lb, now), good[i]);
+	/* A flowcell's packets, acknowledged one after the other, recycle
+	 * its value once.
+	 */
+	for (i = 0; i < 32; i++)
+		uet_lb_feedback(&lb, good[0], UET_EV_SIG_GOOD, now);
+	uet_lb_feedback(&lb, good[1], UET_EV_SIG_GOOD, now);
+	KUNIT_EXPECT_EQ(test, lb.ring_len, 2);
+	KUNIT_EXPECT_EQ(test, uet_lb_next(&lb, now), good[0]);
+	KUNIT_EXPECT_EQ(test, uet_lb_next(&lb, now), good[1]);
 	/* Marked ones are not recycled: ring empty, explore again. */
 	uet_lb_feedback(&lb, good[0], UET_EV_SIG_ECN, now);
 	KUNIT_EXPECT_EQ(test, lb.ring_len, 0);
