@@ -86,15 +86,14 @@ EXPORT_SYMBOL_IF_KUNIT(uet_cc_index);
  * @mtu: payload bytes of a full packet
  * @params: values of @ops' parameters in their order, NULL for the
  *	defaults
- * @link_mbps: the device's port speed, 0 when unknown
- * @link_set: @link_mbps is the operator's (the device's link_mbps), not
- *	what the netdev reports
+ * @link_mbps: the port's speed: the device's link_mbps, else its
+ *	netdev's; 0 when unknown
  * @meas: what the QP starts from, its peer's measurements as of @now
  *	(uet_meas_seed()); NULL for none
  * @now: the time, ns
  */
 void uet_cc_init(struct uet_cc *cc, const struct uet_cc_ops *ops, u32 mtu,
-		 const u32 *params, u32 link_mbps, bool link_set,
+		 const u32 *params, u32 link_mbps,
 		 const struct uet_cc_meas *meas, u64 now)
 {
 	u32 i;
@@ -103,7 +102,6 @@ void uet_cc_init(struct uet_cc *cc, const struct uet_cc_ops *ops, u32 mtu,
 	cc->ops = ops;
 	cc->mtu = mtu;
 	cc->link_mbps = link_mbps;
-	cc->link_set = link_set;
 	for (i = 0; i < ops->nparams && i < UET_CC_PARAMS_MAX; i++)
 		cc->params[i] = params ? params[i] : ops->params[i].def;
 	if (meas)

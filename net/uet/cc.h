@@ -114,7 +114,6 @@ struct uet_cc {
 	const struct uet_cc_ops *ops;
 	u32 mtu;		/* payload bytes of a full packet */
 	u32 link_mbps;		/* the port's speed; 0: unknown */
-	bool link_set;		/* ... as the operator set it, not the netdev */
 	u32 params[UET_CC_PARAMS_MAX];	/* ops->params order */
 	struct uet_cc_meas meas;	/* what the ACKs measured */
 	u64 priv[UET_CC_PRIV_U64];
@@ -142,7 +141,7 @@ int uet_cc_param_index(const struct uet_cc_ops *ops, const char *name);
 #define UET_CC_NUM		3
 
 void uet_cc_init(struct uet_cc *cc, const struct uet_cc_ops *ops, u32 mtu,
-		 const u32 *params, u32 link_mbps, bool link_set,
+		 const u32 *params, u32 link_mbps,
 		 const struct uet_cc_meas *meas, u64 now);
 /* An ACK: the measurements first, then the algorithm's on_ack. */
 void uet_cc_ack(struct uet_cc *cc, struct uet_cc_ack *ack);

@@ -58,7 +58,7 @@ static struct uet_cc *uet_dcqcn_test_cc(struct kunit *test, u32 *p)
 	uet_dcqcn_test_set(test, p, "rp_ai_rate_mbps", 5);
 	uet_dcqcn_test_set(test, p, "rp_hai_rate_mbps", 50);
 	uet_dcqcn_test_set(test, p, "rp_start_rate_mbps", 10000);
-	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 0, false, NULL, 0);
+	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 0, NULL, 0);
 	return cc;
 }
 
@@ -424,7 +424,7 @@ static void uet_dcqcn_auto_test(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, cc);
 	uet_dcqcn_test_set(test, p, "rp_start_rate_mbps", 40);
-	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 40, false, NULL, 0);
+	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 40, NULL, 0);
 	KUNIT_EXPECT_EQ(test, RATE(cc), 40);
 	KUNIT_EXPECT_EQ(test, STAT(cc, "max_rate_mbps"), 40);
 	KUNIT_EXPECT_EQ(test, STAT(cc, "ai_rate_kbps"), 1000);
@@ -457,7 +457,7 @@ static void uet_dcqcn_auto_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, STAT(cc, "alpha_period_us"), 5000);
 
 	/* Microseconds: the firmware's values, longer than these shares. */
-	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 0, false, NULL, 0);
+	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 0, NULL, 0);
 	ack.rtt_ns = 8 * US;
 	uet_cc_ack(cc, &ack);
 	KUNIT_EXPECT_EQ(test, STAT(cc, "max_rate_mbps"), 10000);
@@ -472,7 +472,7 @@ static void uet_dcqcn_auto_test(struct kunit *test)
 	uet_dcqcn_test_set(test, p, "rp_dce_tcp_rtt_us", 7);
 	uet_dcqcn_test_set(test, p, "rp_ai_rate_mbps", 5);
 	uet_dcqcn_test_set(test, p, "rp_min_dec_fac", 60);
-	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 40, false, NULL, 0);
+	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 40, NULL, 0);
 	ack.rtt_ns = 20 * MS;
 	uet_cc_ack(cc, &ack);
 	KUNIT_EXPECT_EQ(test, STAT(cc, "max_rate_mbps"), 100);
@@ -498,7 +498,7 @@ static void uet_dcqcn_start_test(struct kunit *test)
 	u64 t0;
 
 	KUNIT_ASSERT_NOT_NULL(test, cc);
-	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 40, false, NULL, 0);
+	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 40, NULL, 0);
 	KUNIT_EXPECT_EQ(test, STAT(cc, "start_rate_mbps"), 5);
 	KUNIT_EXPECT_EQ(test, RATE(cc), 5);
 	KUNIT_EXPECT_EQ(test, TARGET(cc), 5);
@@ -530,7 +530,7 @@ static void uet_dcqcn_start_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, STAT(cc, "increases"), 11);
 	KUNIT_EXPECT_EQ(test, RATE(cc), 9);
 
-	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 40, false, NULL, 0);
+	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 40, NULL, 0);
 	uet_cc_ack(cc, &ack);
 	cc->ops->send_at(cc, 2000 * MS, 0, 4096);
 	KUNIT_EXPECT_EQ(test, RATE(cc), 40);
@@ -538,10 +538,10 @@ static void uet_dcqcn_start_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, DECREASES(cc), 0);
 
 	uet_dcqcn_test_set(test, p, "rp_start_rate_mbps", 20);
-	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 40, false, NULL, 0);
+	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 40, NULL, 0);
 	KUNIT_EXPECT_EQ(test, RATE(cc), 20);
 	uet_dcqcn_test_set(test, p, "rp_start_rate_mbps", 100);
-	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 40, false, NULL, 0);
+	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 40, NULL, 0);
 	KUNIT_EXPECT_EQ(test, RATE(cc), 40);
 	cc->ops->send_at(cc, 2000 * MS, 0, 4096);
 	KUNIT_EXPECT_EQ(test, STAT(cc, "increases"), 0);
@@ -579,7 +579,7 @@ static void uet_dcqcn_quiet_test(struct kunit *test)
 	 */
 	uet_dcqcn_test_set(test, p, "rp_time_reset_us", 20000);
 	/* 6400 Mb/s: R/640 is 10 Mb/s, R/40 160. */
-	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 6400, false, NULL, 0);
+	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 6400, NULL, 0);
 	KUNIT_EXPECT_EQ(test, STAT(cc, "quiet_rounds"), 5);
 	KUNIT_EXPECT_EQ(test, STAT(cc, "ai_rate_kbps"), 160000);
 	uet_dcqcn_test_round(cc, 10 * MS, 20 * MS);
@@ -613,7 +613,7 @@ static void uet_dcqcn_quiet_test(struct kunit *test)
 
 	/* 100 us at 40 Mb/s: two packets (1638 us) exceed an eighth. */
 	uet_dcqcn_test_set(test, p, "rp_time_reset_us", 300);
-	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 40, false, NULL, 0);
+	uet_cc_init(cc, &uet_cc_dcqcn, 4096, p, 40, NULL, 0);
 	uet_dcqcn_test_round(cc, 10 * US, 100 * US);
 	cc->ops->on_cnp(cc, t);
 	uet_dcqcn_test_round(cc, t + 300 * US, 1700 * US);

@@ -79,7 +79,7 @@ static void uet_nscc_test_init_mtu(struct kunit *test, struct uet_cc *cc,
 		p[i] = uet_cc_nscc.params[i].def;
 	p[uet_nscc_test_param(test, "linkspeed_mbps")] = linkspeed_mbps;
 	p[uet_nscc_test_param(test, "base_rtt_us")] = base_rtt_us;
-	uet_cc_init(cc, &uet_cc_nscc, mtu, p, 0, false, NULL, T0);
+	uet_cc_init(cc, &uet_cc_nscc, mtu, p, 0, NULL, T0);
 }
 
 static void uet_nscc_test_init(struct kunit *test, struct uet_cc *cc,
@@ -129,7 +129,7 @@ static void uet_nscc_registry_test(struct kunit *test)
 	 * counts as 10 Gb/s, the RTT is the reference's 12 us; window 1.5
 	 * BDP, target 0.75 RTT.
 	 */
-	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 0, false, NULL, T0);
+	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 0, NULL, T0);
 	KUNIT_EXPECT_LE(test, cc.ops->get_info(&cc, st), UET_CC_STATS_MAX);
 	KUNIT_EXPECT_EQ(test, CWND(&cc), 22500ULL);
 	KUNIT_EXPECT_EQ(test, uet_nscc_test_stat(test, &cc, "max_wnd"), 22500ULL);
@@ -443,7 +443,7 @@ static void uet_nscc_auto_test(struct kunit *test)
 	struct uet_cc cc;
 	int i;
 
-	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 0, false, NULL, T0);
+	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 0, NULL, T0);
 	KUNIT_ASSERT_EQ(test, CWND(&cc), 22500ULL);
 	uet_nscc_test_meas_ack(&cc, now, 0, 2 * rtt);
 	KUNIT_EXPECT_EQ(test, STAT(&cc, "base_rtt_ns"), 2 * rtt);
@@ -462,16 +462,16 @@ static void uet_nscc_auto_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, STAT(&cc, "linkspeed_mbps"), 10000ULL);
 
 	/* A netdev of 20 Mb/s is the line rate. */
-	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 20, false, NULL, T0);
+	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 20, NULL, T0);
 	KUNIT_EXPECT_EQ(test, STAT(&cc, "linkspeed_mbps"), 20ULL);
 	uet_nscc_test_meas_ack(&cc, T0, 0, rtt);
 	KUNIT_EXPECT_EQ(test, STAT(&cc, "linkspeed_mbps"), 20ULL);
 	KUNIT_EXPECT_EQ(test, STAT(&cc, "max_wnd"), 78750ULL);
 
-	/* So is a port speed the operator set (the base RTT is measured
-	 * still).
+	/* So is a port speed the operator set, which qp.c passes in the
+	 * netdev's place (the base RTT is measured still).
 	 */
-	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 40, true, NULL, T0);
+	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 40, NULL, T0);
 	uet_nscc_test_meas_ack(&cc, T0, 0, rtt);
 	KUNIT_EXPECT_EQ(test, STAT(&cc, "linkspeed_mbps"), 40ULL);
 	KUNIT_EXPECT_EQ(test, STAT(&cc, "base_rtt_ns"), rtt);
@@ -495,7 +495,7 @@ static void uet_nscc_busy_host_test(struct kunit *test)
 	struct uet_cc cc;
 	int i;
 
-	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 10000, false, NULL, T0);
+	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 10000, NULL, T0);
 	uet_nscc_test_meas_ack(&cc, now, 0, 40000);
 	max_wnd = STAT(&cc, "max_wnd");
 	KUNIT_EXPECT_EQ(test, max_wnd, 75000ULL);
@@ -545,7 +545,7 @@ static void uet_nscc_seed_test(struct kunit *test)
 	};
 	struct uet_cc cc;
 
-	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 40, false, &m, T0);
+	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 40, &m, T0);
 	KUNIT_EXPECT_EQ(test, STAT(&cc, "base_rtt_ns"), rtt);
 	KUNIT_EXPECT_EQ(test, STAT(&cc, "linkspeed_mbps"), 40ULL);
 	KUNIT_EXPECT_EQ(test, STAT(&cc, "max_wnd"), 157500ULL);
@@ -565,7 +565,7 @@ static void uet_nscc_probe_test(struct kunit *test)
 	struct uet_cc_ack ack = { .now = T0, .rtt_ns = 30000000 };
 	struct uet_cc cc;
 
-	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 40, true, NULL, T0);
+	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 40, NULL, T0);
 	uet_cc_ack(&cc, &ack);
 	KUNIT_EXPECT_EQ(test, STAT(&cc, "base_rtt_ns"), 30000000ULL);
 	ack.probe_rtt_ns = rtt - slot;
@@ -576,7 +576,7 @@ static void uet_nscc_probe_test(struct kunit *test)
 	/* The same ACK's 30 ms is 9 ms of queue now: 1/80 of it averaged. */
 	KUNIT_EXPECT_EQ(test, STAT(&cc, "avg_delay_ns"), 112500ULL);
 
-	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 0, false, NULL, T0);
+	uet_cc_init(&cc, &uet_cc_nscc, MTU, NULL, 0, NULL, T0);
 	ack.rtt_ns = 0;
 	ack.probe_rtt_ns = rtt;
 	uet_cc_ack(&cc, &ack);

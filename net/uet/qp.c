@@ -154,7 +154,7 @@ static void uet_qp_cc_start(struct uet_qp *qp, const struct uet_cc_ops *ops)
 	if (qp->peer)
 		uet_peer_meas_seed(qp->peer, &meas, now);
 	uet_cc_init(&qp->cc, ops, qp->seg + UET_DATA_HDR_LEN, params,
-		    link ?: READ_ONCE(qp->udev->link_mbps), link, &meas, now);
+		    link ?: READ_ONCE(qp->udev->link_mbps), &meas, now);
 	qp->cc_traced = 0;
 }
 
