@@ -40,6 +40,10 @@ bench_boot LAT_OUT 2400 tools/bench/latency-guest.sh "$@"
 awk '
 function or_dash(x) { return x == "" ? "-" : x }
 function ratio(a, b) { return a != "" && b > 0 ? sprintf("%.2f", a / b) : "-" }
+# cells(T, FIELD): FIELD of test T for every kind, 9 wide.
+function cells(t, field,    i) {
+	for (i = 1; i <= nk; i++) printf " %9s", or_dash(v[kinds[i], t, field])
+}
 function head(title, w,    i) {
 	printf "%-6s", title
 	for (i = 1; i <= nk; i++) printf " %*s", w, kinds[i]
@@ -73,7 +77,7 @@ END {
 	for (j = 1; j <= nt; j++) {
 		t = tests[j]
 		printf "%-6s", t
-		for (i = 1; i <= nk; i++) printf " %9s", or_dash(v[kinds[i], t, "rt_us"])
+		cells(t, "rt_us")
 		if (rxe)
 			for (i = 1; i <= nk; i++)
 				if (kinds[i] != "rxe")
@@ -89,7 +93,7 @@ END {
 		t = tests[j]
 		if (v[kinds[1], t, "tool_us"] == "-") continue
 		printf "%-6s", t
-		for (i = 1; i <= nk; i++) printf " %9s", or_dash(v[kinds[i], t, "tool_us"])
+		cells(t, "tool_us")
 		print ""
 	}
 	print ""
@@ -99,7 +103,7 @@ END {
 	for (j = 1; j <= nt; j++) {
 		t = tests[j]
 		printf "%-6s", t
-		for (i = 1; i <= nk; i++) printf " %9s", or_dash(v[kinds[i], t, "ctxt"])
+		cells(t, "ctxt")
 		print ""
 	}
 	print ""
