@@ -128,6 +128,8 @@ static u16 uet_lb_reps_next(struct uet_lb *lb, u64 now)
 		lb->explore--;
 		return uet_lb_random(lb, now);
 	}
+	if (++lb->picks % UET_LB_REPS_REFRESH == 0)
+		return uet_lb_random(lb, now);
 	while (lb->ring_len) {
 		ev = lb->ring[lb->ring_head];
 		lb->ring_head = (lb->ring_head + 1) % lb->ring_size;
@@ -151,6 +153,16 @@ static void uet_lb_reps_forget(struct uet_lb *lb, u16 ev)
 	lb->ring_len = kept;
 }
 
+static bool uet_lb_reps_holds(const struct uet_lb *lb, u16 ev)
+{
+	u8 i;
+
+	for (i = lb->ring_len; i > 0; i--)
+		if (lb->ring[(lb->ring_head + i - 1) % lb->ring_size] == ev)
+			return true;
+	return false;
+}
+
 static void uet_lb_reps_feedback(struct uet_lb *lb, u16 ev,
 				 enum uet_ev_sig sig, u64 now)
 {
@@ -158,12 +170,13 @@ static void uet_lb_reps_feedback(struct uet_lb *lb, u16 ev,
 	case UET_EV_SIG_GOOD:
 		/* Frozen, the ring is replayed, and still refreshed with
 		 * values proven since: they are the ones known to work now.
-		 * A flowcell's packets, one value, acknowledged one after
-		 * the other, recycle it once: else its copies would fill the
-		 * ring and every flowcell after take that one path.
+		 * A value is in the ring once: a flowcell's packets, one
+		 * value, acknowledged one after the other or around
+		 * another's, would else recycle it again and again, and
+		 * the values that happen to be recycled most crowd out
+		 * the others until a few paths carry everything.
 		 */
-		if (lb->ring_len &&
-		    lb->ring[(lb->ring_head + lb->ring_len - 1) % lb->ring_size] == ev)
+		if (uet_lb_reps_holds(lb, ev))
 			break;
 		if (lb->ring_len == lb->ring_size) {
 			lb->ring_head = (lb->ring_head + 1) % lb->ring_size;
@@ -194,6 +207,48 @@ const struct uet_lb_ops uet_lb_reps = {
 	.feedback = uet_lb_reps_feedback,
 };
 EXPORT_SYMBOL_IF_KUNIT(uet_lb_reps);
+
+/* A round of flowcells on auto: their cap is halved, from the length in
+ * use, after a round in which a packet was marked, trimmed or lost, and
+ * grows by one after a clean one. A train fills one path's queue at
+ * once: on a fabric that signals congestion the cells shrink towards
+ * packets, which spread a window evenly (the REPS paper's unit); on one
+ * that does not, the host's cost per skb rules and they stay whole.
+ */
+static void uet_lb_cell_round(struct uet_lb *lb, enum uet_ev_sig sig)
+{
+	if (sig != UET_EV_SIG_GOOD)
+		lb->cell_congested = true;
+	if (++lb->cell_heard < UET_LB_FLOWCELLS * lb->cell_len)
+		return;
+	if (lb->cell_congested)
+		lb->cell_cap = max_t(u16, min(lb->cell_cap, lb->cell_len) / 2, 1);
+	else
+		lb->cell_cap = min_t(u16, lb->cell_cap + 1, UET_LB_CELL_MAX);
+	lb->cell_heard = 0;
+	lb->cell_congested = false;
+}
+
+/**
+ * uet_lb_feedback() - what became of a packet
+ * @lb: the QP's balancer
+ * @ev: the value it was sent on
+ * @sig: delivered unmarked, marked, trimmed, lost or timed out
+ * @now: when it was learnt
+ */
+void uet_lb_feedback(struct uet_lb *lb, u16 ev, enum uet_ev_sig sig,
+		     u64 now)
+{
+	if (sig == UET_EV_SIG_GOOD) {
+		lb->last_good = ev;
+		lb->have_good = true;
+	}
+	if (lb->ops->sprays)
+		uet_lb_cell_round(lb, sig);
+	if (lb->ops->feedback)
+		lb->ops->feedback(lb, ev, sig, now);
+}
+EXPORT_SYMBOL_IF_KUNIT(uet_lb_feedback);
 
 /* A retransmission goes where a packet was delivered last, if that
  * packet left after after_ns (the caller passes when the lost copy left:
@@ -266,6 +321,8 @@ void uet_lb_init(struct uet_lb *lb, const struct uet_lb_ops *ops, u32 hash,
 	lb->cur = base + reciprocal_scale(hash, lb->count);
 	prandom_seed_state(&lb->rnd, hash);
 	lb->pos = lb->count;
+	lb->cell_len = 1;
+	lb->cell_cap = UET_LB_CELL_MAX;
 	lb->ring_size = clamp_t(u32, conf ? conf->reps_ring :
 				UET_LB_REPS_RING_DEFAULT, 1,
 				UET_LB_REPS_RING_MAX);

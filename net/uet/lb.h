@@ -15,6 +15,11 @@
 
 #include "ev.h"
 
+/* Flowcells per window when their length is auto: two per path on 4. */
+#define UET_LB_FLOWCELLS	8
+/* A flowcell's most packets: a train's (train.h). */
+#define UET_LB_CELL_MAX		64
+
 /* Entropy values come from the ephemeral port range. */
 #define UET_LB_EV_FIRST		0xc000
 #define UET_LB_EV_SPACE		0x4000
@@ -35,6 +40,12 @@
 #define UET_LB_REPS_RING_MAX	32
 #define UET_LB_REPS_RING_DEFAULT 32
 #define UET_LB_REPS_EXPLORE	16
+/* REPS takes a fresh value for one pick in UET_LB_FLOWCELLS, in place
+ * of recycling one, so that the values a QP circulates turn over: with
+ * flowcells a window holds only a few, and on a fabric that marks
+ * nothing they would keep the paths they hashed to, unevenly, forever.
+ */
+#define UET_LB_REPS_REFRESH	UET_LB_FLOWCELLS
 #define UET_LB_REPS_FREEZE_US_DEFAULT 10000
 
 struct uet_lb;
@@ -77,6 +88,13 @@ struct uet_lb {
 	bool frozen;		/* replaying the ring after a loss */
 	u64 freeze_until_ns;
 	u64 freeze_ns;
+	u32 picks;		/* reps: values given, for the refresh */
+	/* Flowcells on auto: at most cell_cap packets; a round is
+	 * UET_LB_FLOWCELLS cells of cell_len, the length last given.
+	 */
+	u16 cell_len, cell_cap;
+	u16 cell_heard;		/* packets heard of this round */
+	bool cell_congested;	/* a mark, trim or loss this round */
 	struct rnd_state rnd;
 };
 
@@ -101,37 +119,29 @@ static inline u16 uet_lb_next(struct uet_lb *lb, u64 now)
 	return lb->ops->next(lb, now);
 }
 
-static inline void uet_lb_feedback(struct uet_lb *lb, u16 ev,
-				   enum uet_ev_sig sig, u64 now)
-{
-	if (sig == UET_EV_SIG_GOOD) {
-		lb->last_good = ev;
-		lb->have_good = true;
-	}
-	if (lb->ops->feedback)
-		lb->ops->feedback(lb, ev, sig, now);
-}
-
+void uet_lb_feedback(struct uet_lb *lb, u16 ev, enum uet_ev_sig sig,
+		     u64 now);
 u16 uet_lb_next_retx(struct uet_lb *lb, u64 now, u64 after_ns);
-
-/* Flowcells per window when their length is auto: two per path on 4. */
-#define UET_LB_FLOWCELLS	8
 
 /* How many consecutive new packets may share one value (a train,
  * train.h). A spraying balancer's flowcell: the device's flowlet_pkts, or
  * at 0 (auto) an eighth of the @wnd packets the window lets be in
- * flight, at least one, so that a window spans UET_LB_FLOWCELLS of them
- * and a large one rides in whole trains, the unit a software host pays
- * for (Presto's flowcells, SIGCOMM 2015). Of the window, not of what is
- * in flight: a burst starts from an empty pipe. Any number for the
- * others.
+ * flight, so that a window spans UET_LB_FLOWCELLS of them and a large
+ * one rides in whole trains, the unit a software host pays for (Presto's
+ * flowcells, SIGCOMM 2015); at least one, and at most cell_cap, which
+ * the fabric's signals set (uet_lb_feedback()). Of the window, not of
+ * what is in flight: a burst starts from an empty pipe. Any number for
+ * the others.
  */
-static inline u32 uet_lb_flowlet(const struct uet_lb *lb, u32 flowlet_pkts,
+static inline u32 uet_lb_flowlet(struct uet_lb *lb, u32 flowlet_pkts,
 				 u32 wnd)
 {
 	if (!lb->ops->sprays)
 		return U32_MAX;
-	return flowlet_pkts ?: max_t(u32, wnd / UET_LB_FLOWCELLS, 1);
+	if (flowlet_pkts)
+		return flowlet_pkts;
+	lb->cell_len = clamp_t(u32, wnd / UET_LB_FLOWCELLS, 1, lb->cell_cap);
+	return lb->cell_len;
 }
 
 #endif /* _UET_LB_H */

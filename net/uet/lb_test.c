@@ -128,17 +128,23 @@ static void uet_lb_reps_test(struct kunit *test)
 		good[i] = uet_lb_next(&lb, now);
 		KUNIT_EXPECT_LT(test, (u32)(good[i] - BASE), 256U);
 	}
-	/* Unmarked ACKs recycle, oldest first. */
+	/* Unmarked ACKs recycle, oldest first; one pick in
+	 * UET_LB_REPS_REFRESH is a fresh value and leaves the ring alone.
+	 */
 	for (i = 0; i < 8; i++)
 		uet_lb_feedback(&lb, good[i], UET_EV_SIG_GOOD, now);
-	for (i = 0; i < 8; i++)
+	for (i = 0; i < 7; i++)
 		KUNIT_EXPECT_EQ(test, uet_lb_next(&lb, now), good[i]);
-	/* A flowcell's packets, acknowledged one after the other, recycle
-	 * its value once.
+	uet_lb_next(&lb, now);
+	KUNIT_EXPECT_EQ(test, lb.ring_len, 1);
+	KUNIT_EXPECT_EQ(test, uet_lb_next(&lb, now), good[7]);
+	/* A flowcell's packets, acknowledged one after the other or
+	 * around another's, recycle its value once.
 	 */
 	for (i = 0; i < 32; i++)
 		uet_lb_feedback(&lb, good[0], UET_EV_SIG_GOOD, now);
 	uet_lb_feedback(&lb, good[1], UET_EV_SIG_GOOD, now);
+	uet_lb_feedback(&lb, good[0], UET_EV_SIG_GOOD, now);
 	KUNIT_EXPECT_EQ(test, lb.ring_len, 2);
 	KUNIT_EXPECT_EQ(test, uet_lb_next(&lb, now), good[0]);
 	KUNIT_EXPECT_EQ(test, uet_lb_next(&lb, now), good[1]);
@@ -199,6 +205,30 @@ static void uet_lb_reps_test(struct kunit *test)
 	uet_ev_table_free(t);
 }
 
+/* Whole flowcells on a fabric that marks nothing: a window holds 8, so
+ * 8 values circulate, and REPS's refresh turns them over until each of 4
+ * paths (a value's path here: its remainder by 4) carries 20..30%.
+ */
+static void uet_lb_reps_balance_test(struct kunit *test)
+{
+	u32 share[4] = {}, head = 0, picks = 8000, i;
+	struct uet_lb lb;
+	u16 flight[8];
+
+	uet_lb_init(&lb, &uet_lb_reps, 5, BASE, 256, NULL, NULL);
+	for (i = 0; i < picks; i++) {
+		if (i >= ARRAY_SIZE(flight))
+			uet_lb_feedback(&lb, flight[head], UET_EV_SIG_GOOD, MS);
+		flight[head] = uet_lb_next(&lb, MS);
+		share[flight[head] % 4]++;
+		head = (head + 1) % ARRAY_SIZE(flight);
+	}
+	for (i = 0; i < 4; i++) {
+		KUNIT_EXPECT_GE(test, share[i], picks / 5);
+		KUNIT_EXPECT_LE(test, share[i], picks * 3 / 10);
+	}
+}
+
 /* A flowcell: what flowlet_pkts says, or on auto an eighth of the
  * window in packets and at least one; a balancer that keeps one value
  * takes any number.
@@ -206,6 +236,7 @@ static void uet_lb_reps_test(struct kunit *test)
 static void uet_lb_flowlet_test(struct kunit *test)
 {
 	struct uet_lb lb;
+	int i;
 
 	uet_lb_init(&lb, &uet_lb_spray, 7, BASE, 64, NULL, NULL);
 	KUNIT_EXPECT_EQ(test, uet_lb_flowlet(&lb, 1, 200), 1U);
@@ -215,6 +246,25 @@ static void uet_lb_flowlet_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, uet_lb_flowlet(&lb, 0, 256), 32U);
 	uet_lb_init(&lb, &uet_lb_reps, 7, BASE, 64, NULL, NULL);
 	KUNIT_EXPECT_EQ(test, uet_lb_flowlet(&lb, 0, 80), 10U);
+	/* A round of cells with a mark halves them, from the length in
+	 * use; a clean round adds one, up to a train's most.
+	 */
+	KUNIT_EXPECT_EQ(test, uet_lb_flowlet(&lb, 0, 1024), 64U);
+	uet_lb_feedback(&lb, BASE, UET_EV_SIG_ECN, 0);
+	for (i = 1; i < UET_LB_FLOWCELLS * 64; i++)
+		uet_lb_feedback(&lb, BASE + 1, UET_EV_SIG_GOOD, 0);
+	KUNIT_EXPECT_EQ(test, uet_lb_flowlet(&lb, 0, 1024), 32U);
+	for (i = 0; i < UET_LB_FLOWCELLS * 32; i++)
+		uet_lb_feedback(&lb, BASE + 1, UET_EV_SIG_GOOD, 0);
+	KUNIT_EXPECT_EQ(test, uet_lb_flowlet(&lb, 0, 1024), 33U);
+	KUNIT_EXPECT_EQ(test, uet_lb_flowlet(&lb, 0, 80), 10U);
+	uet_lb_feedback(&lb, BASE, UET_EV_SIG_TRIM, 0);
+	for (i = 1; i < UET_LB_FLOWCELLS * 10; i++)
+		uet_lb_feedback(&lb, BASE + 1, UET_EV_SIG_GOOD, 0);
+	KUNIT_EXPECT_EQ(test, uet_lb_flowlet(&lb, 0, 1024), 5U);
+	/* Not within a round: a loss at its start cuts at its end. */
+	uet_lb_feedback(&lb, BASE, UET_EV_SIG_LOSS, 0);
+	KUNIT_EXPECT_EQ(test, uet_lb_flowlet(&lb, 0, 1024), 5U);
 	uet_lb_init(&lb, &uet_lb_single, 7, BASE, 64, NULL, NULL);
 	KUNIT_EXPECT_EQ(test, uet_lb_flowlet(&lb, 0, 0), U32_MAX);
 	KUNIT_EXPECT_EQ(test, uet_lb_flowlet(&lb, 1, 0), U32_MAX);
@@ -286,6 +336,7 @@ static struct kunit_case uet_lb_cases[] = {
 	KUNIT_CASE(uet_lb_single_test),
 	KUNIT_CASE(uet_lb_spray_test),
 	KUNIT_CASE(uet_lb_reps_test),
+	KUNIT_CASE(uet_lb_reps_balance_test),
 	KUNIT_CASE(uet_lb_flowlet_test),
 	KUNIT_CASE(uet_ev_states_test),
 	{}
