@@ -24,8 +24,10 @@ on_exit "rm -rf $T"
 # each spine carried to $T/LB.
 run() {
 	local lb=$1 before after
-	# Many values per QP, so hashing them onto 8 spines is even (+- 1.5%).
-	in_ns a "$UET" dev set uet0 lb "$lb" entropy_count $EVS || return 1
+	# Many values per QP, so hashing them onto 8 spines is even (+- 1.5%),
+	# and a value per packet, so that 4 MiB are thousands of draws.
+	in_ns a "$UET" dev set uet0 lb "$lb" entropy_count $EVS flowlet_pkts 1 ||
+		return 1
 	before=$(spine_bytes $SPINES)
 	uet_verify b uet1 a uet0 10.0.2.1 "$T/verify" -o write -q 8 -b "$2" -T 300 \
 		>/dev/null || return 1

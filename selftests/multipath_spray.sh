@@ -34,13 +34,16 @@ sch_uet_load
 uet_load
 in_ns a rdma link add uet0 type uet netdev a0 || fail "rdma link add uet0"
 in_ns b rdma link add uet1 type uet netdev b0 || fail "rdma link add uet1"
-# A spine's 128 KiB hold 210 ms of packets at R, and without congestion
-# control lb single fills them: an RTO must start above that. Below it,
-# RTOs took the QP's value for broken and moved it to other spines (2.7%
-# 12.4% 84.9% 0.0%, when 128 KiB held 87 ms at a higher R).
+# Spraying as UE 1.0 describes it, a value per packet, with no congestion
+# control: the balancer alone (flowlet_pkts 1, cc none). A spine's 128 KiB
+# hold 210 ms of packets at R, and without congestion control lb single
+# fills them: an RTO must start above that. Below it, RTOs took the QP's
+# value for broken and moved it to other spines (2.7% 12.4% 84.9% 0.0%,
+# when 128 KiB held 87 ms at a higher R).
 for d in a:uet0 b:uet1; do
-	in_ns "${d%:*}" "$UET" dev set "${d#*:}" rto_min_us 400000 ||
-		fail "rto_min_us 400000 on ${d#*:}"
+	in_ns "${d%:*}" "$UET" dev set "${d#*:}" rto_min_us 400000 \
+		flowlet_pkts 1 cc none ||
+		fail "rto_min_us 400000, flowlet_pkts 1, cc none on ${d#*:}"
 done
 T=$(mktemp -d)
 on_exit "rm -rf $T"

@@ -40,7 +40,7 @@ roundtrip() {
 	read -ra params <<<"$(dev_params a uet0 | tr '\n' ' ')"
 	# At least the 19 numeric parameters uet-dev.rst listed first.
 	[ ${#params[@]} -ge 38 ] || { echo "only ${#params[@]} words: ${params[*]}"; return 1; }
-	params+=(cc nscc lb reps)
+	params+=(cc dcqcn lb spray)
 	in_ns a "$UET" dev set uet0 "${params[@]}" || return 1
 	text=$(in_ns a "$UET" dev show uet0) || return 1
 	json=$(dev_json a uet0) || return 1

@@ -7,15 +7,18 @@
 # skb's fragments would not hold them, as a veth allows), and arrive as
 # the same packets, every byte verified; uet1 takes each train whole from
 # UDP, and packets sent one by one as trains that GRO joined. With
-# train_pkts 1 every packet is an skb of its own, and so with lb spray,
-# which picks an entropy value per packet unless flowlet_pkts lets it
-# keep one for several (a train shares one).
+# train_pkts 1 every packet is an skb of its own, and so with lb spray
+# at flowlet_pkts 1, which picks an entropy value per packet (a train
+# shares one).
 . "$(dirname "$0")/lib.sh"
 
 BYTES=8M
 stock_kernel || BYTES=1M
 uet_pair
 slow_kernel_rto a:uet0 b:uet1
+# Trains of one path, at a rate no congestion control shapes: lb single
+# and cc none, but where a case sets another balancer.
+in_ns a "$UET" dev set uet0 lb single cc none || fail "lb single, cc none on uet0"
 T=$(mktemp -d)
 on_exit "rm -rf $T"
 
@@ -82,7 +85,8 @@ step "train_pkts 4: more than 2 and at most 4 packets per skb" \
 step "train_pkts 1: $BYTES of WRITEs verified" train_case t1 train_pkts 1
 step "train_pkts 1: one skb per packet" test "$(per_skb t1)" -eq 100
 step "train_pkts 1: uet1 received one skb per packet" test "$(per_skb t1 rx)" -eq 100
-step "lb spray: $BYTES of WRITEs verified" train_case spray train_pkts 64 lb spray
+step "lb spray: $BYTES of WRITEs verified" \
+	train_case spray train_pkts 64 lb spray flowlet_pkts 1
 step "lb spray: one skb per packet" test "$(per_skb spray)" -eq 100
 step "lb spray, flowlet_pkts 8: $BYTES of WRITEs verified" \
 	train_case flowlet lb spray flowlet_pkts 8

@@ -21,6 +21,9 @@ RATE=50mbit LIMIT=16384 MSG=32K BYTES=4M TRIM_DSCP=30
 stock_kernel || skip "the debug kernel cannot fill the port"
 sch_uet_load
 uet_pair
+# Bursts the port must cut, in trains: one path and no congestion control
+# (lb single, cc none), which would otherwise shrink both.
+in_ns a "$UET" dev set uet0 lb single cc none || fail "lb single, cc none on uet0"
 T=$(mktemp -d)
 on_exit "rm -rf $T"
 

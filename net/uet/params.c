@@ -96,15 +96,13 @@ const struct uet_param_desc uet_param_descs[] = {
 	 */
 	UET_PARAM_NOW(TRAIN_PKTS, train_pkts, 1, UET_TRAIN_MAX_PKTS,
 		      UET_TRAIN_MAX_PKTS),
-	/* Spraying per packet, as UE's oblivious spraying and REPS pick a
-	 * value per packet (UE 1.0 section 3.6.16): a train shares one
-	 * value, so a spraying QP sends no trains unless this allows it;
-	 * 0 sizes them by the window (uet_lb_flowlet()).
-	 * (Flowlets of 16 packets made 4 spines' shares vary by +- 2.2%
-	 * instead of +- 0.7%, and overran their buffers in
-	 * multipath_spray.)
+	/* Flowcells (Presto, SIGCOMM 2015): a spraying QP keeps a value
+	 * for a train, its length by the window and the fabric's signals
+	 * (0, uet_lb_flowlet()), since a software host pays per skb; N
+	 * fixes it, 1 picks a value per packet as UE 1.0 section 3.6.16
+	 * describes.
 	 */
-	UET_PARAM_NOW(FLOWLET_PKTS, flowlet_pkts, 0, UET_TRAIN_MAX_PKTS, 1),
+	UET_PARAM_NOW(FLOWLET_PKTS, flowlet_pkts, 0, UET_TRAIN_MAX_PKTS, 0),
 	/* No source gives one: eight windows of the default mpr, so that
 	 * a peer keeping within its window never finds the queue full. It
 	 * bounds the skbs a peer (or anyone forging its address) can make
@@ -176,17 +174,18 @@ void uet_params_init(struct uet_params *p)
 
 	for (i = 0; i < uet_param_count; i++)
 		uet_param_write(p, &uet_param_descs[i], uet_param_descs[i].def);
-	/* No congestion control but the MPR window, as rxe: NSCC and DCQCN
-	 * need their parameters fitted to the fabric (base RTT, line rate).
+	/* As a UET NIC starts: NSCC (UE 1.0 section 3.6.17), its base RTT
+	 * and line rate found on the fabric, and REPS (section 3.6.16).
+	 * "cc none" and "lb single" remain settings: rxe's and RoCE's
+	 * behaviour.
 	 */
-	p->cc = &uet_cc_none;
+	p->cc = &uet_cc_nscc;
 	for (i = 0; i < UET_CC_NUM; i++) {
 		const struct uet_cc_ops *ops = uet_cc_get(i);
 
 		for (j = 0; ops && j < ops->nparams; j++)
 			p->cc_params[i][j] = ops->params[j].def;
 	}
-	/* One path per QP, as RoCE: spraying is for fabrics built for it. */
-	p->lb = &uet_lb_single;
+	p->lb = &uet_lb_reps;
 }
 EXPORT_SYMBOL_IF_KUNIT(uet_params_init);

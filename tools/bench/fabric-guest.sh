@@ -9,7 +9,7 @@
 #   fabric-guest.sh multipath DIR   spines.dat, failover.dat
 #   fabric-guest.sh incast DIR      incast.dat, incast-cc.dat
 #   fabric-guest.sh tuning DIR      tuning.dat
-#   fabric-guest.sh demo DIR        spines.dat of lb single and spray
+#   fabric-guest.sh demo DIR        spines.dat of lb single and reps
 #
 # multipath: the fabric of selftests/multipath_reps.sh (4 spines of R =
 # 12 Mbit/s, each port set for its bandwidth-delay product, NSCC, 21 ms
@@ -38,7 +38,8 @@
 # no congestion signal can raise: what that port drops, the emulated
 # fabric's bursts alone drop.
 #
-# demo: 4 spines, no shaping, no netem; 4 MiB with lb single and spray.
+# demo: 4 spines, no shaping, no netem; 16 MiB with lb single and reps
+# (the default, in flowcells).
 . "$(dirname "$0")/../../selftests/lib.sh"
 
 scenario=$1 DIR=$2
@@ -415,11 +416,11 @@ demo() {
 	uet_load
 	in_ns a rdma link add uet0 type uet netdev a0 || fail "rdma link add uet0"
 	in_ns b rdma link add uet1 type uet netdev b0 || fail "rdma link add uet1"
-	for lb in single spray; do
-		progress "lb $lb: a 4 MiB WRITE from a to b"
-		xfer $lb 4M || fail "lb $lb WRITE"
+	for lb in single reps; do
+		progress "lb $lb: a 16 MiB WRITE from a to b"
+		xfer $lb 16M || fail "lb $lb WRITE"
 	done
-	spines_dat "Unshaped spines" single spray
+	spines_dat "Unshaped spines" single reps
 }
 
 case $scenario in

@@ -86,8 +86,8 @@ done
 # with one path as RoCE takes, and sprayed. The scenario makes devices of
 # its own, named as these are.
 echo
-echo "== One QP's bytes per spine over 4 spines: lb single and lb spray"
-echo "   (tools/bench/fabric-guest.sh demo: a leaf-spine fabric, a 4 MiB WRITE with each; some 20 s)"
+echo "== One QP's bytes per spine over 4 spines: lb single and lb reps"
+echo "   (tools/bench/fabric-guest.sh demo: a leaf-spine fabric, a 16 MiB WRITE with each; some 20 s)"
 rdma link delete uet0 && rdma link delete uet1 || fail "rdma link delete"
 tools/bench/fabric-guest.sh demo /tmp/demo-bench | sed 's/^/   /'
 if command -v gnuplot >/dev/null; then
@@ -96,8 +96,9 @@ else
 	sed -n '/^spine/,$s/^/   /p' /tmp/demo-bench/spines.dat
 	echo "   (apt-get install gnuplot-nox draws it; make bench draws this and more as PNGs)"
 fi
-echo "   lb single: the fabric's hash puts the QP on one spine; lb spray: every spine"
-echo "   carries a quarter. make bench draws it as a PNG, with REPS around a slow spine,"
-echo "   a spine failure and an incast (Documentation/uet/dev-guide/bench.rst)."
+echo "   lb single: the fabric's hash puts the QP on one spine, as RoCE would; lb reps,"
+echo "   uet's default: every spine carries a share, in flowcells. make bench draws it"
+echo "   as a PNG, with REPS around a slow spine, a spine failure and an incast"
+echo "   (Documentation/uet/dev-guide/bench.rst)."
 echo
 echo "Done: RDMA between two hosts over uet, every byte verified, losses recovered selectively."
