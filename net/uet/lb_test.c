@@ -229,6 +229,18 @@ static void uet_lb_reps_balance_test(struct kunit *test)
 	}
 }
 
+/* A round of flowcells of len packets: the first packet's fate is sig,
+ * the others are delivered unmarked.
+ */
+static void uet_lb_test_round(struct uet_lb *lb, enum uet_ev_sig sig, u32 len)
+{
+	u32 i;
+
+	uet_lb_feedback(lb, BASE, sig, 0);
+	for (i = 1; i < UET_LB_FLOWCELLS * len; i++)
+		uet_lb_feedback(lb, BASE + 1, UET_EV_SIG_GOOD, 0);
+}
+
 /* A flowcell: what flowlet_pkts says, or on auto an eighth of the
  * window in packets and at least one; a balancer that keeps one value
  * takes any number.
@@ -236,7 +248,6 @@ static void uet_lb_reps_balance_test(struct kunit *test)
 static void uet_lb_flowlet_test(struct kunit *test)
 {
 	struct uet_lb lb;
-	int i;
 
 	uet_lb_init(&lb, &uet_lb_spray, 7, BASE, 64, NULL, NULL);
 	KUNIT_EXPECT_EQ(test, uet_lb_flowlet(&lb, 1, 200), 1U);
@@ -250,17 +261,12 @@ static void uet_lb_flowlet_test(struct kunit *test)
 	 * use; a clean round adds one, up to a train's most.
 	 */
 	KUNIT_EXPECT_EQ(test, uet_lb_flowlet(&lb, 0, 1024), 64U);
-	uet_lb_feedback(&lb, BASE, UET_EV_SIG_ECN, 0);
-	for (i = 1; i < UET_LB_FLOWCELLS * 64; i++)
-		uet_lb_feedback(&lb, BASE + 1, UET_EV_SIG_GOOD, 0);
+	uet_lb_test_round(&lb, UET_EV_SIG_ECN, 64);
 	KUNIT_EXPECT_EQ(test, uet_lb_flowlet(&lb, 0, 1024), 32U);
-	for (i = 0; i < UET_LB_FLOWCELLS * 32; i++)
-		uet_lb_feedback(&lb, BASE + 1, UET_EV_SIG_GOOD, 0);
+	uet_lb_test_round(&lb, UET_EV_SIG_GOOD, 32);
 	KUNIT_EXPECT_EQ(test, uet_lb_flowlet(&lb, 0, 1024), 33U);
 	KUNIT_EXPECT_EQ(test, uet_lb_flowlet(&lb, 0, 80), 10U);
-	uet_lb_feedback(&lb, BASE, UET_EV_SIG_TRIM, 0);
-	for (i = 1; i < UET_LB_FLOWCELLS * 10; i++)
-		uet_lb_feedback(&lb, BASE + 1, UET_EV_SIG_GOOD, 0);
+	uet_lb_test_round(&lb, UET_EV_SIG_TRIM, 10);
 	KUNIT_EXPECT_EQ(test, uet_lb_flowlet(&lb, 0, 1024), 5U);
 	/* Not within a round: a loss at its start cuts at its end. */
 	uet_lb_feedback(&lb, BASE, UET_EV_SIG_LOSS, 0);
