@@ -20,7 +20,8 @@
 #
 # at each netdev MTU of LBCC_MTU (default 1500; every link of the fabric,
 # both ends) and each QP count of LBCC_QPS (default 1); the devices'
-# flowlet_pkts is LBCC_FLOWLET (default 1; 0: flowcells, uet-dev.rst).
+# flowlet_pkts is LBCC_FLOWLET (default 0, flowcells, the devices' default;
+# 1: per packet; uet-dev.rst).
 #
 # A WRITE is tools/verify/uet-verify's (every byte verified at uet1, both
 # ends sleeping on completion events), timed by the wall clock from the
@@ -58,7 +59,7 @@
 . "$(dirname "$0")/../../selftests/lib.sh"
 
 FABRICS=${LBCC_FABRICS:-veth spines}
-FLOWLET=${LBCC_FLOWLET:-1}
+FLOWLET=${LBCC_FLOWLET:-0}
 LBS=${LBCC_LB:-single spray reps}
 CCS=${LBCC_CC:-none nscc dcqcn}
 MTUS=${LBCC_MTU:-1500}
