@@ -23,7 +23,7 @@
 require_stock_kernel
 N=64M
 # lb cc flowlet_pkts floor (x100 of the baseline's rate)
-MODES=("single nscc 1 60" "single dcqcn 1 50" "reps nscc 0 25")
+MODES=("single nscc 1 60" "single dcqcn 1 50" "reps nscc 0 50")
 uet_pair
 T=$(mktemp -d)
 on_exit "rm -rf $T"
