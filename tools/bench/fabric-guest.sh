@@ -38,7 +38,7 @@
 # no congestion signal can raise: what that port drops, the emulated
 # fabric's bursts alone drop.
 #
-# demo: 4 spines, no shaping, no netem; 16 MiB with lb single and reps
+# demo: 4 spines, no shaping, no netem; 64 MiB with lb single and reps
 # (the default, in flowcells).
 . "$(dirname "$0")/../../selftests/lib.sh"
 
@@ -417,8 +417,8 @@ demo() {
 	in_ns a rdma link add uet0 type uet netdev a0 || fail "rdma link add uet0"
 	in_ns b rdma link add uet1 type uet netdev b0 || fail "rdma link add uet1"
 	for lb in single reps; do
-		progress "lb $lb: a 16 MiB WRITE from a to b"
-		xfer $lb 16M || fail "lb $lb WRITE"
+		progress "lb $lb: a 64 MiB WRITE from a to b"
+		xfer $lb 64M || fail "lb $lb WRITE"
 	done
 	spines_dat "Unshaped spines" single reps
 }

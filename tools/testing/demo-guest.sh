@@ -87,7 +87,7 @@ done
 # its own, named as these are.
 echo
 echo "== One QP's bytes per spine over 4 spines: lb single and lb reps"
-echo "   (tools/bench/fabric-guest.sh demo: a leaf-spine fabric, a 16 MiB WRITE with each; some 20 s)"
+echo "   (tools/bench/fabric-guest.sh demo: a leaf-spine fabric, a 64 MiB WRITE with each; some 25 s)"
 rdma link delete uet0 && rdma link delete uet1 || fail "rdma link delete"
 tools/bench/fabric-guest.sh demo /tmp/demo-bench | sed 's/^/   /'
 if command -v gnuplot >/dev/null; then
