@@ -153,13 +153,19 @@ static void uet_lb_reps_forget(struct uet_lb *lb, u16 ev)
 	lb->ring_len = kept;
 }
 
+/* Whether ev is in the ring, newest first (a flowcell's own value is
+ * the likeliest); one division, not one per entry: it runs for every
+ * packet acknowledged.
+ */
 static bool uet_lb_reps_holds(const struct uet_lb *lb, u16 ev)
 {
-	u8 i;
+	u8 i = (lb->ring_head + lb->ring_len) % lb->ring_size, n;
 
-	for (i = lb->ring_len; i > 0; i--)
-		if (lb->ring[(lb->ring_head + i - 1) % lb->ring_size] == ev)
+	for (n = 0; n < lb->ring_len; n++) {
+		i = i ? i - 1 : lb->ring_size - 1;
+		if (lb->ring[i] == ev)
 			return true;
+	}
 	return false;
 }
 
