@@ -490,6 +490,9 @@ static u32 uet_req_wnd_pkts(struct uet_qp *qp)
 	return w;
 }
 
+/* A flowcell is a train: lb.h bounds its cells by a train's most. */
+static_assert(UET_LB_CELL_MAX == UET_TRAIN_MAX_PKTS);
+
 /* Might the first transmission of pkt ride in a train: it has payload
  * fragments, and trains are on? Then the train it joins is open, and
  * true.
