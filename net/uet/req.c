@@ -501,10 +501,11 @@ static bool uet_req_train_open(struct uet_qp *qp, const struct sk_buff *pkt,
 			       u64 sent_ns)
 {
 	struct uet_train *t = &qp->req->train;
+	u32 fixed = uet_param(qp->udev, flowlet_pkts);
+	/* The windows are read only where a flowcell is sized by them. */
+	u32 wnd = qp->lb.ops->sprays && !fixed ? uet_req_wnd_pkts(qp) : 0;
 	u32 max_pkts = min(uet_param(qp->udev, train_pkts),
-			   uet_lb_flowlet(&qp->lb,
-					  uet_param(qp->udev, flowlet_pkts),
-					  uet_req_wnd_pkts(qp)));
+			   uet_lb_flowlet(&qp->lb, fixed, wnd));
 	u32 nr_frags = skb_shinfo(pkt)->nr_frags;
 
 	/* A local destination's packets fill a train alone: they go
