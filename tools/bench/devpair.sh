@@ -7,7 +7,9 @@
 #
 #   uet       uet0 in namespace a on veth0 (10.0.0.1), uet1 in b on veth1
 #             (10.0.0.2): lib.sh's veth_pair; the devices' defaults
-#   uet-reps  the same, both devices set to "lb reps cc nscc"
+#   uet-roce  the same, both devices set to "lb single cc none": one path
+#             and no congestion control, as RoCE (the defaults before
+#             lb reps and cc nscc)
 #   rxe       rdma_rxe: rxe0 on r0 (10.2.0.1), rxe1 on r1 (10.2.0.2), the
 #             root namespace's wire (below)
 #   uet-root  uet0 and uet1 on the root namespace's wire, as rxe: uet
@@ -124,7 +126,7 @@ pair_ready() {
 pair_up() {
 	local type=uet ndev_a ndev_b d
 	case $1 in
-	uet | uet-reps)
+	uet | uet-roce)
 		[ -n "$_pair_veth" ] || pair_veth
 		NS_A=a NS_B=b ADDR_A=10.0.0.1 ADDR_B=10.0.0.2
 		ndev_a=veth0 ndev_b=veth1
@@ -148,9 +150,9 @@ pair_up() {
 	wait_for 10 pair_ready || fail "$DEV_A and $DEV_B: ports not ACTIVE or no GIDs"
 	GID_A=$(ibdev_gid_index "$DEV_A" "$ADDR_A")
 	GID_B=$(ibdev_gid_index "$DEV_B" "$ADDR_B")
-	if [ "$1" = uet-reps ]; then
-		{ in_ns a "$UET" dev set uet0 lb reps cc nscc &&
-			in_ns b "$UET" dev set uet1 lb reps cc nscc; } || fail "uet dev set"
+	if [ "$1" = uet-roce ]; then
+		{ in_ns a "$UET" dev set uet0 lb single cc none &&
+			in_ns b "$UET" dev set uet1 lb single cc none; } || fail "uet dev set"
 	fi
 }
 

@@ -3,7 +3,7 @@
 #
 # Inside the latency bench's VM (tools/bench/latency.sh): 2-byte
 # ping-pongs between the two devices of each kind of LAT_KINDS (default
-# "uet uet-reps rxe uet-root"; the kinds are tools/bench/devpair.sh's),
+# "uet uet-roce rxe uet-root"; the kinds are tools/bench/devpair.sh's),
 # with each tool of LAT_TESTS (default all five):
 #
 #   rc      ibv_rc_pingpong -s 2      RC SEND, busy polling
@@ -42,7 +42,7 @@
 
 N=${LAT_N:-2000}
 REPS=${LAT_REPS:-5}
-KINDS=${LAT_KINDS:-uet uet-reps rxe uet-root}
+KINDS=${LAT_KINDS:-uet uet-roce rxe uet-root}
 TESTS=${LAT_TESTS:-rc rc-ev ud write send}
 PORT=18600
 HW=/sys/class/infiniband

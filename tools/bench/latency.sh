@@ -15,7 +15,7 @@
 #   LAT_N=2000           round trips of the short run (the long one: 3N)
 #   LAT_REPS=5           runs of each length; each figure is the median
 #                        over every pair of a long and a short run
-#   LAT_KINDS="uet uet-reps rxe uet-root"   device kinds
+#   LAT_KINDS="uet uet-roce rxe uet-root"   device kinds
 #                        (tools/bench/devpair.sh); rxe runs on a wire in
 #                        the root namespace, and so does uet-root: uet/rxe
 #                        on the same wire
@@ -31,7 +31,7 @@
 set -euo pipefail
 # shellcheck source=tools/bench/host-lib.sh
 . "$(dirname "$0")/host-lib.sh"
-bench_env LAT_N=2000 LAT_REPS=5 "LAT_KINDS=uet uet-reps rxe uet-root" \
+bench_env LAT_N=2000 LAT_REPS=5 "LAT_KINDS=uet uet-roce rxe uet-root" \
 	"LAT_TESTS=rc rc-ev ud write send"
 bench_env_uet
 bench_boot LAT_OUT 2400 tools/bench/latency-guest.sh "$@"
