@@ -4,6 +4,7 @@
 # make check    every test: KUnit and selftests on the debug kernel, selftests on stock
 # make lint     sparse, coccinelle, kernel-doc and checkpatch on our kernel
 #               sources (tools/testing/lint.sh; make check runs it first)
+# make sim      the packet simulator's fixed-seed check (tools/sim/check.sh)
 # make demo     a VM, two namespaces, a uet device in each
 # make bench    the pictures (PNG, gnuplot): per-spine bytes, a spine failure,
 #               an incast; data and PNGs into BENCH_DIR (tools/bench/bench.sh)
@@ -114,6 +115,9 @@ check: all
 lint:
 	KDIR=$(KDIR) tools/testing/lint.sh
 
+sim:
+	$(MAKE) -C tools/sim check
+
 demo: all
 	tools/testing/demo.sh
 
@@ -125,4 +129,4 @@ SOAK_SECS ?= 600
 soak: all
 	UET_SOAK_SECS=$(SOAK_SECS) tools/testing/soak.sh
 
-.PHONY: all modules tools install uninstall deb clean deps check lint demo bench soak
+.PHONY: all modules tools install uninstall deb clean deps check lint sim demo bench soak

@@ -26,6 +26,7 @@
 
 #include <linux/pkt_sched_uet.h>
 
+#include "sch_uet_law.h"
 #include "uet_compat.h"
 
 enum uet_band {
@@ -97,7 +98,9 @@ static struct uet_skb_cb *uet_skb_cb(struct sk_buff *skb)
 	return (struct uet_skb_cb *)qdisc_skb_cb(skb)->data;
 }
 
-/* Pure logic below this line up to the glue: KUnit drives it (sch_uet_test.c). */
+/* Pure logic below this line up to the glue, and the marking and trimming
+ * laws of sch_uet_law.h: KUnit drives them (sch_uet_test.c).
+ */
 
 /* Convert a threshold to bytes. Time is line time at @rate bytes/s. */
 static int uet_thresh_bytes(const struct tc_uet_thresh *t, u32 limit, u64 rate,
@@ -129,34 +132,6 @@ static int uet_thresh_bytes(const struct tc_uet_thresh *t, u32 limit, u64 rate,
 	}
 	*bytes = min_t(u64, b, U32_MAX);
 	return 0;
-}
-
-/* Marking probability for a data band backlog, as a fraction of 2^32:
- * 0 up to kmin, a linear ramp to pmax % at kmax, then always.
- */
-static u64 uet_ecn_prob(u32 backlog, u32 kmin, u32 kmax, u32 pmax)
-{
-	u64 p;
-
-	if (backlog >= kmax)
-		return 1ULL << 32;
-	if (backlog <= kmin)
-		return 0;
-	p = div_u64((u64)(backlog - kmin) << 32, kmax - kmin);
-	return div_u64(p * pmax, 100);
-}
-
-static bool uet_ecn_decide(u32 backlog, const struct uet_sched_cfg *cfg, u32 rnd)
-{
-	return rnd < uet_ecn_prob(backlog, cfg->kmin, cfg->kmax, cfg->pmax);
-}
-
-/* Length of an IP packet of @ip_len bytes trimmed to @trim_size, never
- * cutting into its first @hdr_len bytes (IP and UDP headers).
- */
-static u32 uet_trim_len(u32 ip_len, u32 hdr_len, u32 trim_size)
-{
-	return min(ip_len, max(hdr_len, trim_size));
 }
 
 /* Glue. */
@@ -284,7 +259,10 @@ static u32 uet_band_limit(const struct uet_sched_cfg *cfg, enum uet_band band)
 
 static void uet_mark(struct uet_sched *q, struct sk_buff *skb, u32 backlog)
 {
-	if (uet_ecn_decide(backlog, &q->cfg, get_random_u32()) && INET_ECN_set_ce(skb))
+	const struct uet_sched_cfg *cfg = &q->cfg;
+
+	if (uet_ecn_decide(backlog, cfg->kmin, cfg->kmax, cfg->pmax, get_random_u32()) &&
+	    INET_ECN_set_ce(skb))
 		q->st.ecn_marked++;
 }
 

@@ -35,7 +35,8 @@ static unsigned int uet_count_marks(u32 backlog, const struct uet_sched_cfg *cfg
 
 	prandom_seed_state(&rnd, 0x5eed);
 	for (i = 0; i < n; i++)
-		marks += uet_ecn_decide(backlog, cfg, prandom_u32_state(&rnd));
+		marks += uet_ecn_decide(backlog, cfg->kmin, cfg->kmax, cfg->pmax,
+					prandom_u32_state(&rnd));
 	return marks;
 }
 

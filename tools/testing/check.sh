@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check: the kernel analysers on our sources (lint.sh), builds
-# against the newer kernels (kernel-builds.sh), the selftests on the
+# make check: the kernel analysers on our sources (lint.sh), the
+# packet simulator's fixed-seed figures (tools/sim), builds against the
+# newer kernels (kernel-builds.sh), the selftests on the
 # Debian 13 test host (its kernel and userspace, vm/run -k trixie), uet
 # run as installed (install-test.sh, install-test-trixie.sh), the
 # selftests on Debian 12's kernel, two stock VMs joined by a cable
@@ -122,6 +123,8 @@ debug_pid=$!
 # sparse, coccinelle, kernel-doc and checkpatch on our kernel files; under
 # the lock, as its two cores' worth of work would skew the VMs' measures.
 host_test lint
+# The control laws in the packet simulator, on fixed seeds (a second).
+host_test sim
 # The modules against Debian 13's kernel and the newest in its backports.
 host_test kernel-builds
 

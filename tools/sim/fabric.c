@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Ports and packets (fabric.h). Line time is kept exact over a run: the
+ * part of a nanosecond a packet's serialisation leaves over is carried to
+ * the next one.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <linux/time64.h>
+
+#include "fabric.h"
+#include "sch_uet_law.h"
+
+#define PKT_SLAB	1024
+
+struct pkt_slab {
+	struct pkt_slab *next;
+	struct pkt pkts[PKT_SLAB];
+};
+
+struct pkt *pkt_new(struct pkt_pool *pool)
+{
+	struct pkt *pkt;
+	int i;
+
+	if (!pool->free) {
+		struct pkt_slab *s = calloc(1, sizeof(*s));
+
+		if (!s) {
+			perror("uet-sim: packets");
+			exit(2);
+		}
+		s->next = pool->slabs;
+		pool->slabs = s;
+		for (i = PKT_SLAB - 1; i >= 0; i--) {
+			s->pkts[i].next = pool->free;
+			pool->free = &s->pkts[i];
+		}
+	}
+	pkt = pool->free;
+	pool->free = pkt->next;
+	*pkt = (struct pkt){ 0 };
+	return pkt;
+}
+
+void pkt_put(struct pkt_pool *pool, struct pkt *pkt)
+{
+	pkt->next = pool->free;
+	pool->free = pkt;
+}
+
+void pkt_pool_free(struct pkt_pool *pool)
+{
+	while (pool->slabs) {
+		struct pkt_slab *s = pool->slabs;
+
+		pool->slabs = s->next;
+		free(s);
+	}
+	pool->free = NULL;
+}
+
+void port_init(struct port *p, struct evq *evq, struct pkt_pool *pool,
+	       u64 rate_bps, u64 hop_ns, u64 seed)
+{
+	*p = (struct port){
+		.evq = evq,
+		.pool = pool,
+		.rate_bps = rate_bps,
+		.hop_ns = hop_ns,
+		.st.first_ns = U64_MAX,
+	};
+	prandom_seed_state(&p->rnd, seed);
+}
+
+void port_enqueue(struct port *p, struct pkt *pkt)
+{
+	enum port_band b = pkt->kind == PKT_DATA ? PORT_DATA : PORT_PRIO;
+
+	if (p->limit && p->backlog[b] + pkt->bytes > p->limit) {
+		p->st.drops++;
+		pkt_put(p->pool, pkt);
+		return;
+	}
+	pkt->next = NULL;
+	if (p->tail[b])
+		p->tail[b]->next = pkt;
+	else
+		p->head[b] = pkt;
+	p->tail[b] = pkt;
+	p->backlog[b] += pkt->bytes;
+	if (b == PORT_DATA)
+		p->st.peak = max(p->st.peak, p->backlog[b]);
+	port_kick(p);
+}
+
+static void port_arrive(void *a, void *b)
+{
+	struct port *p = a;
+
+	p->arrive(p->to, b);
+}
+
+static void port_sent(void *a, void *b)
+{
+	struct port *p = a;
+
+	evq_at(p->evq, p->evq->now + p->hop_ns, port_arrive, p, b);
+	p->busy = false;
+	port_kick(p);
+}
+
+static struct pkt *port_dequeue(struct port *p)
+{
+	struct pkt *pkt;
+	enum port_band b;
+
+	for (b = 0; b < PORT_BANDS; b++)
+		if (p->head[b])
+			break;
+	if (b == PORT_BANDS)
+		return p->pull ? p->pull(p->owner) : NULL;
+	pkt = p->head[b];
+	p->head[b] = pkt->next;
+	if (!p->head[b])
+		p->tail[b] = NULL;
+	p->backlog[b] -= pkt->bytes;
+	/* sch_uet marks at dequeue, on the queue the packet waited in. */
+	if (b == PORT_DATA && p->pmax &&
+	    uet_ecn_decide(p->backlog[b], p->kmin, p->kmax, p->pmax,
+			   prandom_u32_state(&p->rnd))) {
+		pkt->ce = true;
+		p->st.marks++;
+	}
+	return pkt;
+}
+
+void port_kick(struct port *p)
+{
+	u64 now = p->evq->now, bitns, tx_ns;
+	struct pkt *pkt;
+
+	if (p->busy)
+		return;
+	pkt = port_dequeue(p);
+	if (!pkt)
+		return;
+	bitns = (u64)pkt->bytes * 8 * NSEC_PER_SEC + p->carry;
+	tx_ns = bitns / p->rate_bps;
+	p->carry = bitns % p->rate_bps;
+	p->busy = true;
+	if (pkt->kind == PKT_DATA) {
+		p->st.data_pkts++;
+		p->st.data_bytes += pkt->bytes;
+		p->st.first_ns = min(p->st.first_ns, now);
+		p->st.last_ns = now + tx_ns;
+		p->st.line_ns += tx_ns;
+	} else {
+		p->st.ctl_pkts++;
+	}
+	evq_at(p->evq, now + tx_ns, port_sent, p, pkt);
+}

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The kernel's limits, after the uapi's (which the C library includes). */
+#ifndef _SIM_LINUX_LIMITS_H
+#define _SIM_LINUX_LIMITS_H
+
+#include_next <linux/limits.h>
+#include <linux/types.h>
+
+#define U8_MAX		((u8)~0U)
+#define U32_MAX		((u32)~0U)
+#define U64_MAX		((u64)~0ULL)
+
+#endif /* _SIM_LINUX_LIMITS_H */

@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _SIM_LINUX_TIME64_H
+#define _SIM_LINUX_TIME64_H
+
+#define NSEC_PER_USEC	1000L
+#define NSEC_PER_MSEC	1000000L
+#define NSEC_PER_SEC	1000000000L
+
+#endif /* _SIM_LINUX_TIME64_H */

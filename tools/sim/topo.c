@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The leaf-spine fabric (topo.h): its ports, its routing, and the port
+ * settings UE 1.0 section 3.6.17 gives a switch in terms of the plane
+ * BDP, the line rate times the base RTT.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <linux/math.h>
+#include <linux/time64.h>
+
+#include "hash.h"
+#include "topo.h"
+
+/* Without trimming, a port drops at 5 plane BDPs: htsim's UEC queue
+ * without trimming, the top of UE 1.0 section 3.6.17's 2 to 5.
+ */
+#define TOPO_LIMIT_BDPS		5
+/* Probabilistic ECN from 0.2 to 0.8 plane BDP, up to certainty (UE 1.0
+ * section 3.6.17).
+ */
+#define TOPO_KMIN_PCT		20
+#define TOPO_KMAX_PCT		80
+#define TOPO_PMAX_PCT		100
+
+u64 topo_line_ns(u64 bytes, u64 rate_bps)
+{
+	return bytes * 8 * NSEC_PER_SEC / rate_bps;
+}
+
+static void *topo_calloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+
+	if (!p) {
+		perror("uet-sim: topology");
+		exit(2);
+	}
+	return p;
+}
+
+static void topo_switch_port(struct topo *t, struct port *p)
+{
+	p->limit = t->limit;
+	p->kmin = t->kmin;
+	p->kmax = t->kmax;
+	p->pmax = t->pmax;
+}
+
+static void topo_leaf_arrive(void *to, struct pkt *pkt)
+{
+	struct topo_switch *sw = to;
+	struct topo *t = sw->topo;
+	u32 s;
+
+	if (topo_leaf_of(t, pkt->dst) == sw->index) {
+		port_enqueue(&t->down[pkt->dst], pkt);
+		return;
+	}
+	s = reciprocal_scale(sim_hash(t->ecmp_seed, sw->index, pkt->src,
+				      pkt->dst, pkt->ev) >> 32, t->spines);
+	port_enqueue(&t->up[sw->index * t->spines + s], pkt);
+}
+
+static void topo_spine_arrive(void *to, struct pkt *pkt)
+{
+	struct topo_switch *sw = to;
+	struct topo *t = sw->topo;
+
+	port_enqueue(&t->sdown[sw->index * t->leaves +
+			       topo_leaf_of(t, pkt->dst)], pkt);
+}
+
+void topo_init(struct topo *t, const struct topo_cfg *cfg, struct evq *evq,
+	       struct pkt_pool *pool)
+{
+	u32 nhosts = cfg->leaves * cfg->hosts_per_leaf, i, j;
+	u64 seed = cfg->seed, hop = cfg->hop_ns, rate = cfg->rate_bps;
+
+	*t = (struct topo){
+		.leaves = cfg->leaves,
+		.spines = cfg->spines,
+		.hosts_per_leaf = cfg->hosts_per_leaf,
+		.nhosts = nhosts,
+		.rate_bps = rate,
+		.ecmp_seed = sim_hash(seed, 0, 0, 0, 1),
+	};
+	/* Four links each way, host to host across a spine. */
+	t->base_rtt_ns = 4 * (topo_line_ns(cfg->mtu, rate) + hop) +
+			 4 * (topo_line_ns(PKT_CTL_BYTES, rate) + hop);
+	t->bdp = rate / 8 * t->base_rtt_ns / NSEC_PER_SEC;
+	t->limit = TOPO_LIMIT_BDPS * t->bdp;
+	t->kmin = t->bdp * TOPO_KMIN_PCT / 100;
+	t->kmax = t->bdp * TOPO_KMAX_PCT / 100;
+	t->pmax = TOPO_PMAX_PCT;
+
+	t->leaf = topo_calloc(cfg->leaves, sizeof(*t->leaf));
+	t->spine = topo_calloc(cfg->spines, sizeof(*t->spine));
+	t->nic = topo_calloc(nhosts, sizeof(*t->nic));
+	t->down = topo_calloc(nhosts, sizeof(*t->down));
+	t->up = topo_calloc(cfg->leaves * cfg->spines, sizeof(*t->up));
+	t->sdown = topo_calloc(cfg->leaves * cfg->spines, sizeof(*t->sdown));
+
+	for (i = 0; i < cfg->leaves; i++)
+		t->leaf[i] = (struct topo_switch){ t, i };
+	for (i = 0; i < cfg->spines; i++)
+		t->spine[i] = (struct topo_switch){ t, i };
+	for (i = 0; i < nhosts; i++) {
+		struct port *p = &t->nic[i];
+
+		/* A NIC sends what its host gives it: nothing to mark. */
+		port_init(p, evq, pool, rate, hop, sim_hash(seed, 1, i, 0, 0));
+		p->arrive = topo_leaf_arrive;
+		p->to = &t->leaf[topo_leaf_of(t, i)];
+		p = &t->down[i];
+		port_init(p, evq, pool, rate, hop, sim_hash(seed, 2, i, 0, 0));
+		topo_switch_port(t, p);
+	}
+	for (i = 0; i < cfg->leaves; i++) {
+		for (j = 0; j < cfg->spines; j++) {
+			struct port *p = &t->up[i * cfg->spines + j];
+
+			port_init(p, evq, pool, rate, hop,
+				  sim_hash(seed, 3, i, j, 0));
+			topo_switch_port(t, p);
+			p->arrive = topo_spine_arrive;
+			p->to = &t->spine[j];
+			p = &t->sdown[j * cfg->leaves + i];
+			port_init(p, evq, pool, rate, hop,
+				  sim_hash(seed, 4, j, i, 0));
+			topo_switch_port(t, p);
+			p->arrive = topo_leaf_arrive;
+			p->to = &t->leaf[i];
+		}
+	}
+}
+
+void topo_free(struct topo *t)
+{
+	free(t->leaf);
+	free(t->spine);
+	free(t->nic);
+	free(t->down);
+	free(t->up);
+	free(t->sdown);
+}
