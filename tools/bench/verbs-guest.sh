@@ -14,6 +14,13 @@
 # Prints one "result k=v ..." line per run and the profile; the host
 # script makes the summary. BENCH_WIN sets the measured seconds per run
 # (default 10); BENCH_QUICK=1 makes it 3, for trying the bench out.
+# BENCH_LBCC="LB/CC ..." adds, after each uet veth run at the devices'
+# defaults, one run per mode with both devices set to "lb LB cc CC"
+# (peer uet-veth-LB-CC), then the devices made anew at their defaults;
+# BENCH_ROUNDS=N repeats each shape's veth runs N times in turn (the
+# result lines say round=R), so that the modes and TCP see alike the
+# moments of a noisy host; BENCH_LOOP=0 leaves out the loopback runs and
+# the profile.
 #
 # perftest's own MB/s are wrong under QEMU (it converts TSC cycles with a
 # frequency the emulated TSC does not have): nothing of its output is used.
@@ -47,6 +54,10 @@ WARM=1 TAIL=0.5
 # net/uet/wire.h: IPv6, UDP, PDS, verbs).
 SEG_HDR=108
 SHAPES=${BENCH_SHAPES:-65536:1 1048576:1 4096:1 65536:4}
+LBCC=${BENCH_LBCC:-}
+ROUNDS=${BENCH_ROUNDS:-1}
+LOOP=${BENCH_LOOP:-1}
+ROUND=1
 PORT=18515 IPERF_PORT=5201
 HZ=$(getconf CLK_TCK)
 HW=/sys/class/infiniband
@@ -213,10 +224,10 @@ measure() {
 result() {
 	awk -v mtu="$mtu" -v peer="$1" -v size="$2" -v qps="$3" -v secs="$4" \
 		-v bytes="$5" -v pkts="$6" -v acks="$7" -v cpu="$8" -v hz="$HZ" \
-		-v note="$9" -v t0="$RUN_T0" -v now="$EPOCHREALTIME" 'BEGIN {
-		printf "result mtu=%s peer=%s size=%s qps=%s secs=%.1f MBps=%.2f kpps=%.2f ack=%.3f cpu=%.1f %s took=%.0fs\n",
+		-v note="$9" -v round="$ROUND" -v t0="$RUN_T0" -v now="$EPOCHREALTIME" 'BEGIN {
+		printf "result mtu=%s peer=%s size=%s qps=%s secs=%.1f MBps=%.2f kpps=%.2f ack=%.3f cpu=%.1f %s round=%d took=%.0fs\n",
 			mtu, peer, size, qps, secs, bytes / secs / 1e6, pkts / secs / 1e3,
-			acks / pkts, cpu * 1e6 / hz / (bytes / 1024), note, now - t0
+			acks / pkts, cpu * 1e6 / hz / (bytes / 1024), note, round, now - t0
 	}'
 }
 
@@ -453,6 +464,26 @@ profile() {
 	echo
 }
 
+# uet_modes SIZE QPS: a uet veth run for each mode of LBCC, both devices
+# set to it; then uet0 and uet1 made anew, at their defaults.
+uet_modes() {
+	local m lb cc
+	[ -n "$LBCC" ] || return 0
+	for m in $LBCC; do
+		lb=${m%/*} cc=${m#*/}
+		{ in_ns a "$UET" dev set uet0 lb "$lb" cc "$cc" &&
+			in_ns b "$UET" dev set uet1 lb "$lb" cc "$cc"; } ||
+			fail "lb $lb cc $cc"
+		uet_run "uet-veth-$lb-$cc" b uet1 a uet0 10.0.0.2 "$1" "$2" ||
+			echo "# uet veth lb $lb cc $cc $1:$2 failed"
+	done
+	{ in_ns a rdma link delete uet0 && in_ns b rdma link delete uet1; } ||
+		fail "rdma link delete"
+	wait_for 10 ibdevs_gone uet0 uet1 || fail "uet0 or uet1 stays"
+	uet_up
+	set_mtu "$mtu"
+}
+
 # The veth pair between namespaces a and b, and the loopback veth in this
 # namespace: lb0 carries the address, lb1 only gives it a peer.
 veth_pair
@@ -476,9 +507,15 @@ for mtu in $MTUS; do
 	set_mtu "$mtu"
 	for shape in $SHAPES; do
 		size=${shape%:*} qps=${shape#*:}
-		uet_run uet-veth b uet1 a uet0 10.0.0.2 "$size" "$qps" || echo "# uet veth $shape failed"
-		tcp_run "$size" "$qps" || echo "# tcp veth $shape failed"
+		for ((ROUND = 1; ROUND <= ROUNDS; ROUND++)); do
+			uet_run uet-veth b uet1 a uet0 10.0.0.2 "$size" "$qps" ||
+				echo "# uet veth $shape failed"
+			uet_modes "$size" "$qps"
+			tcp_run "$size" "$qps" || echo "# tcp veth $shape failed"
+		done
+		ROUND=1
 	done
+	[ "$LOOP" = 1 ] || continue
 	profile
 	for shape in $SHAPES; do
 		size=${shape%:*} qps=${shape#*:}

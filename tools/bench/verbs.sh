@@ -13,6 +13,10 @@
 #   BENCH_RPS=1            veth: each end receives on a CPU of its own
 #   BENCH_SHAPES="S:Q ..."  message sizes and QP counts (default
 #                          "65536:1 1048576:1 4096:1 65536:4")
+#   BENCH_LBCC="LB/CC ..."  uet veth runs in these modes too, beside the
+#                          devices' defaults (e.g. "single/none")
+#   BENCH_ROUNDS=1         veth runs of each shape, the modes and TCP in turn
+#   BENCH_LOOP=1           0: no loopback runs (rxe, uet) and no profile
 #   BENCH_OUT=FILE         keep the guest's raw output there
 #   BENCH_DIR=DIR          also write throughput-mtuMTU.dat there and draw
 #                          a PNG of each (tools/bench/plots/, gnuplot)
@@ -25,7 +29,8 @@ set -euo pipefail
 # shellcheck source=tools/bench/host-lib.sh
 . "$(dirname "$0")/host-lib.sh"
 bench_env "BENCH_MTU=1500 9000" BENCH_WIN=10 BENCH_QUICK= BENCH_RPS= \
-	"BENCH_SHAPES=65536:1 1048576:1 4096:1 65536:4"
+	"BENCH_SHAPES=65536:1 1048576:1 4096:1 65536:4" BENCH_LBCC= BENCH_ROUNDS=1 \
+	BENCH_LOOP=1
 bench_boot BENCH_OUT 2400 tools/bench/verbs-guest.sh "$@"
 
 # The summary, from the guest's "result k=v ..." lines.
@@ -46,6 +51,14 @@ $1 == "result" {
 	if (!(k in seen)) { seen[k] = 1; keys[++n] = k }
 	for (x in f) val[k "|" f["peer"] "|" x] = f[x]
 	run = sprintf("  %-8s MTU %s %s:", f["peer"], f["mtu"], shape(f["size"], f["qps"]))
+	if (f["peer"] ~ /veth$|^uet-veth-/) {
+		r = k "|" (f["round"] ? f["round"] : 1)
+		if (!(r in rseen)) { rseen[r] = 1; rounds[++nr] = r }
+		if (!(f["peer"] in pseen) && f["peer"] != "uet-veth" && f["peer"] != "tcp-veth") {
+			pseen[f["peer"]] = 1; modes[++nm] = f["peer"]
+		}
+		rv[r "|" f["peer"]] = f["MBps"]
+	}
 	if (f["peer"] ~ /^uet/ && f["retx"] + f["probes"] > 0)
 		retx = retx run " " f["retx"] " retransmits, " f["dup"] " duplicates, " f["probes"] " probes\n"
 	if (f["secs"] < want) short = short run " " f["secs"] " s\n"
@@ -97,6 +110,23 @@ END {
 			or_dash(v("uet-lo", "skbs")), or_dash(v("uet-veth", "skbs"))
 	}
 	print ""
+	if (nm) {
+		print "uet veth by mode, round by round: MB/s of each mode and the run at the"
+		print "defaults over it; the defaults over TCP of the same round:"
+		printf "%-5s %-14s %5s %9s %9s", "MTU", "message", "round", "defaults", "TCP"
+		for (j = 1; j <= nm; j++) printf " %15s", modes[j]
+		print ""
+		for (i = 1; i <= nr; i++) {
+			split(rounds[i], p, "|"); r = rounds[i]
+			printf "%-5s %-14s %5s %9s %9s", p[1], shape(p[2], p[3]), p[4],
+				or_dash(rv[r "|uet-veth"]), or_dash(rv[r "|tcp-veth"])
+			for (j = 1; j <= nm; j++)
+				printf " %8s %6s", or_dash(rv[r "|" modes[j]]),
+					ratio(rv[r "|uet-veth"], rv[r "|" modes[j]])
+			printf "   defaults/TCP %s\n", ratio(rv[r "|uet-veth"], rv[r "|tcp-veth"])
+		}
+		print ""
+	}
 	if (retx != "") printf "uet runs that retransmitted on a lossless path (in the window):\n%s", retx
 	if (short != "") printf "windows under %s s:\n%s", want, short
 	else print "every window lasted at least " want " s"
