@@ -8,8 +8,9 @@
 # changed number. -u writes what the runs print into expected.txt, after
 # a change meant to move them. Then checks, within a tolerance, what the
 # figures must mean whatever the laws: ECMP keeps 8 (1 - (7/8)^8) = 5.25
-# of 8 uplinks busy on average for 8 single-path flows, spraying all 8.
-# Exit status 0 when all hold, 1 otherwise.
+# of 8 uplinks busy on average for 8 single-path flows, spraying all 8;
+# a failed link loses packets; a long link's port holds no more than the
+# 2.5 RTT uet tune gives it. Exit status 0 when all hold, 1 otherwise.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,6 +24,13 @@ runs=(
 	"incast --cc dcqcn"
 	"incast --cc none"
 	"perm --lb reps"
+	"blackhole --lb reps"
+	"blackhole --lb spray"
+	"slowspine --lb reps"
+	"longhaul"
+	"incast --tune --rtt-us 20 --cc nscc --bytes 0 --mpr 0 --max-us 2000"
+	"incast --tune --rtt-us 20 --cc dcqcn --bytes 0 --mpr 0 --max-us 2000"
+	"scale-incast"
 )
 
 make -s -C "$here" all
@@ -50,12 +58,12 @@ else
 	status=1
 fi
 
-# busy_uplinks_mean of RUN.
-busy() {
-	awk -v run="== uet-sim $1" '
+# The figure NAME of RUN.
+figure() {
+	awk -v run="== uet-sim $1" -v name="$2" '
 		$0 == run { on = 1; next }
 		/^== / { on = 0 }
-		on && $1 == "busy_uplinks_mean" { print $2 }' "$out"
+		on && $1 == name { print $2 }' "$out"
 }
 
 # holds NAME VALUE LO HI: LO <= VALUE <= HI.
@@ -69,6 +77,12 @@ holds() {
 	fi
 }
 
-holds "busy uplinks, lb single" "$(busy "uplinks --lb single")" 4.95 5.55
-holds "busy uplinks, lb spray" "$(busy "uplinks --lb spray")" 7.9 8
+holds "busy uplinks, lb single" \
+	"$(figure "uplinks --lb single" busy_uplinks_mean)" 4.95 5.55
+holds "busy uplinks, lb spray" \
+	"$(figure "uplinks --lb spray" busy_uplinks_mean)" 7.9 8
+holds "packets the failed link lost" \
+	"$(figure "blackhole --lb spray" blackholed)" 1 1000000
+holds "long link's peak queue, RTTs" \
+	"$(figure longhaul peak_rtts)" 0 2.51
 exit $status

@@ -13,6 +13,16 @@
 #include "sch_uet_law.h"
 
 #define PKT_SLAB	1024
+/* What trimming keeps of a data packet: sch_uet's default trim size, the
+ * SAI packet-trimming proposal's, never less than its IPv4 and UDP
+ * headers (RFC 791, RFC 768).
+ */
+#define PORT_TRIM_SIZE		128
+#define PORT_TRIM_HDR		(20 + 8)
+/* The trim band holds a quarter of the data band's limit, as sch_uet's
+ * (UET_TRIM_LIMIT_SHIFT).
+ */
+#define PORT_TRIM_LIMIT_SHIFT	2
 
 struct pkt_slab {
 	struct pkt_slab *next;
@@ -74,11 +84,35 @@ void port_init(struct port *p, struct evq *evq, struct pkt_pool *pool,
 	prandom_seed_state(&p->rnd, seed);
 }
 
+static void port_lose(struct port *p, struct pkt *pkt)
+{
+	p->st.blackholed++;
+	pkt_put(p->pool, pkt);
+}
+
+/* As sch_uet's enqueue: a data packet the data band cannot take is cut
+ * into the trim band when the port trims; each band has its limit.
+ */
 void port_enqueue(struct port *p, struct pkt *pkt)
 {
-	enum port_band b = pkt->kind == PKT_DATA ? PORT_DATA : PORT_PRIO;
+	enum port_band b = pkt->kind != PKT_DATA ? PORT_PRIO :
+			   pkt->trimmed ? PORT_TRIM : PORT_DATA;
+	u32 limit;
 
-	if (p->limit && p->backlog[b] + pkt->bytes > p->limit) {
+	if (p->failed) {
+		port_lose(p, pkt);
+		return;
+	}
+	if (p->trim && b == PORT_DATA &&
+	    p->backlog[b] + pkt->bytes > p->limit) {
+		pkt->bytes = uet_trim_len(pkt->bytes, PORT_TRIM_HDR,
+					  PORT_TRIM_SIZE);
+		pkt->trimmed = true;
+		p->st.trims++;
+		b = PORT_TRIM;
+	}
+	limit = b == PORT_TRIM ? p->limit >> PORT_TRIM_LIMIT_SHIFT : p->limit;
+	if (limit && p->backlog[b] + pkt->bytes > limit) {
 		p->st.drops++;
 		pkt_put(p->pool, pkt);
 		return;
@@ -99,7 +133,28 @@ static void port_arrive(void *a, void *b)
 {
 	struct port *p = a;
 
+	if (p->failed) {
+		port_lose(p, b);
+		return;
+	}
 	p->arrive(p->to, b);
+}
+
+void port_fail(struct port *p)
+{
+	enum port_band b;
+
+	p->failed = true;
+	for (b = 0; b < PORT_BANDS; b++) {
+		while (p->head[b]) {
+			struct pkt *pkt = p->head[b];
+
+			p->head[b] = pkt->next;
+			port_lose(p, pkt);
+		}
+		p->tail[b] = NULL;
+		p->backlog[b] = 0;
+	}
 }
 
 static void port_sent(void *a, void *b)
@@ -150,7 +205,7 @@ void port_kick(struct port *p)
 	tx_ns = bitns / p->rate_bps;
 	p->carry = bitns % p->rate_bps;
 	p->busy = true;
-	if (pkt->kind == PKT_DATA) {
+	if (pkt->kind == PKT_DATA && !pkt->trimmed) {
 		p->st.data_pkts++;
 		p->st.data_bytes += pkt->bytes;
 		p->st.first_ns = min(p->st.first_ns, now);

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Packets and egress ports. A port is a sch_uet port: a priority band for
- * control packets served first, a data band with a byte limit (a packet
- * that does not fit is dropped: no trimming here), ECN marked on a data
- * packet as it leaves, by sch_uet_law.h on the backlog it leaves behind,
- * and the line rate. What is at the far end of its link is a callback.
+ * Packets and egress ports. A port is a sch_uet port: a band of trimmed
+ * packets served first, then a priority band for control packets, then a
+ * data band with a byte limit (a packet that does not fit is dropped, or
+ * cut to its headers into the trim band when the port trims), ECN marked
+ * on a data packet as it leaves, by sch_uet_law.h on the backlog it
+ * leaves behind, and the line rate. What is at the far end of its link is
+ * a callback. A link that fails drops whatever is on it or comes to it,
+ * silently.
  */
 #ifndef _SIM_FABRIC_H
 #define _SIM_FABRIC_H
@@ -21,6 +24,9 @@ enum pkt_kind {
 	PKT_DATA,
 	PKT_ACK,
 	PKT_CNP,
+	PKT_NACK,		/* of a trimmed data packet */
+	PKT_PROBE,		/* of an entropy value assumed bad */
+	PKT_PROBE_ANSWER,
 };
 
 struct pkt {
@@ -33,6 +39,7 @@ struct pkt {
 	u32 tx;			/* the sender's transmission (echoed) */
 	u16 ev;			/* entropy value (ACK: the data's) */
 	bool ce;		/* data: CE-marked; ACK: the echo */
+	bool trimmed;		/* data: cut to its headers */
 	u64 sent_ns;		/* when the data copy left (echoed) */
 };
 
@@ -47,6 +54,7 @@ struct pkt *pkt_new(struct pkt_pool *pool);
 void pkt_put(struct pkt_pool *pool, struct pkt *pkt);
 
 enum port_band {
+	PORT_TRIM,
 	PORT_PRIO,
 	PORT_DATA,
 	PORT_BANDS,
@@ -54,7 +62,8 @@ enum port_band {
 
 struct port_stats {
 	u64 data_pkts, data_bytes, ctl_pkts;
-	u64 drops, marks;
+	u64 drops, marks, trims;
+	u64 blackholed;		/* packets the failed link lost */
 	u32 peak;		/* data band backlog, bytes */
 	u64 first_ns;		/* a data packet started (U64_MAX: none) */
 	u64 last_ns;		/* ... and the last one ended */
@@ -68,6 +77,8 @@ struct port {
 	u64 hop_ns;		/* propagation to the far end */
 	u32 limit;		/* data band bytes; 0: unlimited */
 	u32 kmin, kmax, pmax;	/* ECN ramp; pmax 0: no marking */
+	bool trim;		/* cut what the data band cannot take */
+	bool failed;		/* the link is down */
 	struct pkt *head[PORT_BANDS], *tail[PORT_BANDS];
 	u32 backlog[PORT_BANDS];
 	bool busy;
@@ -88,5 +99,7 @@ void port_init(struct port *p, struct evq *evq, struct pkt_pool *pool,
 void port_enqueue(struct port *p, struct pkt *pkt);
 /* Starts sending if idle and there is something to send. */
 void port_kick(struct port *p);
+/* The link goes down: what is queued and what comes is lost. */
+void port_fail(struct port *p);
 
 #endif /* _SIM_FABRIC_H */

@@ -16,6 +16,8 @@
 
 #include "hash.h"
 #include "host.h"
+#include "meter.h"
+#include "probe.h"
 
 /* The retransmission timer's ceiling: the module's default rto_max_us
  * (net/uet/params.c).
@@ -26,13 +28,6 @@ enum flow_psn_state {
 	PSN_OUT,		/* sent, neither acked nor lost (or unsent) */
 	PSN_LOST,		/* to be sent again */
 	PSN_ACKED,
-};
-
-enum flow_tx_state {
-	TX_OUT,
-	TX_ACKED,
-	TX_LOST,		/* by the SACK rule */
-	TX_LOST_RTO,		/* by the timer */
 };
 
 static void *host_calloc(size_t n, size_t size)
@@ -86,8 +81,9 @@ static void flow_rtt_sample(struct flow *f, u64 rtt)
 }
 
 /* What became of a packet sent on @ev at @sent_ns: for the peer's path
- * states, held aside for an RTT (UE 1.0 section 3.6.16), and the load
- * balancer.
+ * states, held aside for an RTT (UE 1.0 section 3.6.16), whose prober
+ * starts when a value looks dead (the module's uet_peer_signal()), and
+ * the load balancer.
  */
 static void flow_path_signal(struct flow *f, u16 ev, enum uet_ev_sig sig,
 			     u64 sent_ns)
@@ -95,6 +91,7 @@ static void flow_path_signal(struct flow *f, u16 ev, enum uet_ev_sig sig,
 	u64 hold = f->srtt ?: flow_rto_min(f);
 
 	uet_ev_signal(f->evt, ev, sig, flow_now(f), sent_ns, hold);
+	probe_arm(f);
 	uet_lb_feedback(&f->lb, ev, sig, flow_now(f));
 }
 
@@ -132,7 +129,10 @@ static u32 flow_declare_lost(struct flow *f, struct flow_tx *t, bool rto)
 	flow_rq_push(f, t->psn);
 	f->inflight -= bytes;
 	f->lost++;
-	return uet_ev_failed(f->evt, t->ev, t->sent_ns) ? 0 : bytes;
+	if (!uet_ev_failed(f->evt, t->ev, t->sent_ns))
+		return bytes;
+	f->path_losses++;
+	return 0;
 }
 
 static void flow_tx_advance(struct flow *f)
@@ -257,13 +257,13 @@ static bool flow_next(struct flow *f, u32 *psn, bool *retx)
 	}
 	*psn = f->next_psn;
 	*retx = false;
-	return f->next_psn < f->npkts && f->next_psn - f->una < FLOW_MPR;
+	return f->next_psn < f->npkts && f->next_psn - f->una < f->sim->p->mpr;
 }
 
 /* Packets the windows let be in flight (the module's uet_req_wnd_pkts()). */
 static u32 flow_wnd_pkts(const struct flow *f)
 {
-	u32 w = FLOW_MPR;
+	u32 w = f->sim->p->mpr;
 
 	if (f->cc.ops->wnd)
 		w = min_t(u64, w, f->cc.ops->wnd(&f->cc) / f->cc.mtu);
@@ -298,12 +298,15 @@ static struct pkt *flow_send(struct flow *f, u32 psn, bool retx)
 
 	if (retx) {
 		const struct flow_tx *lost = &f->tx[f->ptx[psn]];
+		enum uet_ev_sig sig = UET_EV_SIG_LOSS;
 
+		if (lost->state == TX_LOST_RTO)
+			sig = UET_EV_SIG_TIMEOUT;
+		else if (lost->state == TX_TRIMMED)
+			sig = UET_EV_SIG_TRIM;
 		f->rq_head = (f->rq_head + 1) % f->npkts;
 		f->rq_len--;
-		flow_path_signal(f, lost->ev, lost->state == TX_LOST_RTO ?
-				 UET_EV_SIG_TIMEOUT : UET_EV_SIG_LOSS,
-				 lost->sent_ns);
+		flow_path_signal(f, lost->ev, sig, lost->sent_ns);
 		/* The oldest hole takes the freshest evidence, however old. */
 		ev = uet_lb_next_retx(&f->lb, now,
 				      psn == f->una ? 0 : lost->sent_ns);
@@ -388,14 +391,36 @@ static struct pkt *host_pull(void *owner)
 	return NULL;
 }
 
+/* A packet turns into the control packet that answers it, keeping what
+ * it echoes, and goes back to its sender.
+ */
+static void flow_answer(struct flow *f, struct pkt *pkt, enum pkt_kind kind)
+{
+	pkt->kind = kind;
+	pkt->bytes = PKT_CTL_BYTES;
+	pkt->src = f->dst;
+	pkt->dst = f->src;
+	port_enqueue(&f->sim->topo.nic[f->dst], pkt);
+}
+
 static void flow_rx_data(struct flow *f, struct pkt *pkt)
 {
 	struct sim *s = f->sim;
 	struct port *nic = &s->topo.nic[f->dst];
 
+	/* A trimmed packet is NACKed at once (UE 1.0 NACK TRIMMED, as the
+	 * module's resp.c sends it).
+	 */
+	if (pkt->trimmed) {
+		flow_answer(f, pkt, PKT_NACK);
+		return;
+	}
 	if (!f->rcvd[pkt->psn]) {
 		f->rcvd[pkt->psn] = 1;
 		f->nrcvd++;
+		f->rcvd_bytes += pkt->bytes;
+		if (s->meter)
+			meter_add(s->meter, f->id, flow_now(f), pkt->bytes);
 	}
 	if (pkt->ce && f->rx_cc.ops->on_ce &&
 	    f->rx_cc.ops->on_ce(&f->rx_cc, flow_now(f))) {
@@ -411,12 +436,7 @@ static void flow_rx_data(struct flow *f, struct pkt *pkt)
 		};
 		port_enqueue(nic, cnp);
 	}
-	/* The data packet turns into its ACK, keeping what it echoes. */
-	pkt->kind = PKT_ACK;
-	pkt->bytes = PKT_CTL_BYTES;
-	pkt->src = f->dst;
-	pkt->dst = f->src;
-	port_enqueue(nic, pkt);
+	flow_answer(f, pkt, PKT_ACK);
 }
 
 static void flow_finish(struct flow *f)
@@ -481,6 +501,29 @@ static void flow_rx_ack(struct flow *f, const struct pkt *pkt)
 	port_kick(&f->sim->topo.nic[f->src]);
 }
 
+/* NACK TRIMMED: the packet is lost, as the module's uet_pdc_tx_nack()
+ * marks it, unless acknowledged or lost already; congestion control
+ * hears of it at once, its path when it is sent again.
+ */
+static void flow_rx_nack(struct flow *f, const struct pkt *pkt)
+{
+	u32 psn = pkt->psn, bytes = flow_pkt_bytes(f, psn);
+	struct flow_tx *t = &f->tx[f->ptx[psn]];
+
+	f->nacks++;
+	if (f->done || f->pstate[psn] != PSN_OUT)
+		return;
+	t->state = TX_TRIMMED;
+	f->pstate[psn] = PSN_LOST;
+	flow_rq_push(f, psn);
+	f->inflight -= bytes;
+	if (f->cc.ops->on_nack)
+		f->cc.ops->on_nack(&f->cc, flow_now(f), bytes, true,
+				   f->inflight);
+	flow_tx_advance(f);
+	port_kick(&f->sim->topo.nic[f->src]);
+}
+
 static void flow_rx_cnp(struct flow *f)
 {
 	f->cnps++;
@@ -504,6 +547,15 @@ static void host_arrive(void *to, struct pkt *pkt)
 		break;
 	case PKT_CNP:
 		flow_rx_cnp(f);
+		break;
+	case PKT_NACK:
+		flow_rx_nack(f, pkt);
+		break;
+	case PKT_PROBE:
+		flow_answer(f, pkt, PKT_PROBE_ANSWER);
+		return;
+	case PKT_PROBE_ANSWER:
+		probe_answered(f, pkt->ev);
 		break;
 	}
 	pkt_put(&h->sim->pool, pkt);

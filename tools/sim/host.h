@@ -3,12 +3,13 @@
  * Hosts and flows. A flow's sender is driven by the module's own
  * congestion control (cc.h) and load balancer (lb.h, on an entropy-value
  * table of ev.h); its receiver acknowledges every data packet at once,
- * echoing its CE mark, entropy value and send time, and answers CE marks
- * with CNPs when the algorithm has a notification point (DCQCN). A hole
- * is lost when FLOW_DUPTHRESH packets sent after it are acknowledged
- * (RFC 6675's rule on transmissions) and it is older than a reordering
- * window (RFC 8985), or when the retransmission timer (RFC 6298)
- * expires; lost packets are sent again before new ones.
+ * echoing its CE mark, entropy value and send time, answers CE marks
+ * with CNPs when the algorithm has a notification point (DCQCN), and a
+ * trimmed packet with a NACK at once. A hole is lost when FLOW_DUPTHRESH
+ * packets sent after it are acknowledged (RFC 6675's rule on
+ * transmissions) and it is older than a reordering window (RFC 8985),
+ * when the retransmission timer (RFC 6298) expires, or when it is
+ * NACKed; lost packets are sent again before new ones.
  */
 #ifndef _SIM_HOST_H
 #define _SIM_HOST_H
@@ -26,8 +27,8 @@
  * dupthresh (net/uet/params.c).
  */
 #define FLOW_DUPTHRESH		3
-/* PSNs a sender's window spans at most: the module's default mpr
- * (net/uet/params.c), all that cc "none" is held to.
+/* PSNs a sender's window spans at most by default: the module's default
+ * mpr (net/uet/params.c), all that cc "none" and DCQCN are held to.
  */
 #define FLOW_MPR		256
 
@@ -37,6 +38,14 @@ struct flow_tx {
 	u32 psn;
 	u16 ev;
 	u8 state;		/* enum flow_tx_state */
+};
+
+enum flow_tx_state {
+	TX_OUT,
+	TX_ACKED,
+	TX_LOST,		/* by the SACK rule */
+	TX_LOST_RTO,		/* by the timer */
+	TX_TRIMMED,		/* NACKed: a switch cut it */
 };
 
 struct flow {
@@ -70,12 +79,16 @@ struct flow {
 	u64 loss_ev;		/* a hole's reordering window ends; 0: none */
 	u32 cell_left;		/* packets left on cell_ev */
 	u16 cell_ev;
+	bool probing;		/* a round of the prober is pending */
 
 	/* Receiver. */
 	u8 *rcvd;		/* [psn] */
 	u32 nrcvd;
+	u64 rcvd_bytes;		/* first copies */
 
-	u64 retx, lost, timeouts, ecn_acks, cnps;
+	u64 retx, lost, timeouts, ecn_acks, cnps, nacks;
+	u64 path_losses;	/* lost on a value that failed: not charged */
+	u64 probes, probe_oks;	/* sent; answered, the value back in use */
 };
 
 struct host {

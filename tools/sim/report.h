@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What a run measured, and printing it as text (one "name value" per
- * line, a line per flow) or JSON: every parameter and the seed first,
- * then the results; over several seeds, their means.
+ * What a run measured (report.c), and printing it (report_print.c) as
+ * text (one "name value" per line, a line per flow) or JSON: every
+ * parameter and the seed first, then the results; over several seeds,
+ * their means. A scenario's groups (enum sim_group) add parameters and
+ * results of their own.
  */
 #ifndef _SIM_REPORT_H
 #define _SIM_REPORT_H
@@ -23,6 +25,34 @@ struct run_result {
 	u64 fct_mean_ns, fct_p99_ns, fct_max_ns;
 	u64 drops, marks, peak_queue;
 	u64 retx, lost, timeouts, ecn_acks, cnps;
+	/* SIM_G_TUNE */
+	u64 trims, nacks;
+	/* SIM_G_LONG: the second half of the run */
+	double util_steady;	/* the focus ports' line time / its span */
+	double peak_rtts;	/* peak_queue / BDP */
+	double delivered_gbps;	/* first copies received / run time */
+	double jain_delivered;	/* of the bytes each flow delivered */
+	/* SIM_G_FAIL: rates after the fault against before it */
+	double pre_gbps;	/* all flows' */
+	u64 back_ns;		/* until all flows' is first back at 70 % */
+	double back_rtts;
+	u64 recover_ns;		/* ... and stays there */
+	double recover_rtts;
+	double dip;		/* the least bin's, of pre_gbps */
+	double after;		/* after the fault, of pre_gbps */
+	u64 flows_fell;		/* flows whose own rate fell below 70 % */
+	u64 worst_back_ns;	/* the slowest of them to come back */
+	double worst_back_rtts;
+	u64 worst_recover_ns;	/* ... and to stay back */
+	double worst_recover_rtts;
+	/* SIM_G_PATHS */
+	u64 path_losses;	/* losses on values that failed: not charged */
+	u64 blackholed;		/* packets the failed link lost */
+	u64 probes, probe_oks;
+	/* SIM_G_TIMING: never in expected.txt */
+	u64 wall_ns;
+	double wall_ms;
+	double events_per_s;
 };
 
 void report_collect(const struct sim *s, struct run_result *r);
@@ -30,6 +60,7 @@ void report_collect(const struct sim *s, struct run_result *r);
 struct report {
 	FILE *out;
 	bool json;
+	u32 groups;
 	u32 runs;
 	struct run_result sum;
 	u64 busy_min, busy_max;

@@ -2,16 +2,18 @@
 /*
  * The leaf-spine fabric (topo.h): its ports, its routing, and the port
  * settings UE 1.0 section 3.6.17 gives a switch in terms of the plane
- * BDP, the line rate times the base RTT.
+ * BDP, the line rate times the base RTT, or uet tune's (tune_size.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include <linux/math.h>
+#include <linux/math64.h>
 #include <linux/time64.h>
 
 #include "hash.h"
 #include "topo.h"
+#include "tune_size.h"
 
 /* Without trimming, a port drops at 5 plane BDPs: htsim's UEC queue
  * without trimming, the top of UE 1.0 section 3.6.17's 2 to 5.
@@ -46,6 +48,69 @@ static void topo_switch_port(struct topo *t, struct port *p)
 	p->kmin = t->kmin;
 	p->kmax = t->kmax;
 	p->pmax = t->pmax;
+	p->trim = t->trim;
+}
+
+/* A threshold of uet tune in bytes, as sch_uet converts what tc gives
+ * it: a share of the limit, or a time at the line rate.
+ */
+static u32 topo_thresh(const struct tune_size *sz, u64 v, u64 rate_bps)
+{
+	u64 b = sz->pct ? div_u64(sz->limit * v, 100) :
+		mul_u64_u64_div_u64(rate_bps / 8, v * NSEC_PER_USEC,
+				    NSEC_PER_SEC);
+
+	return min_t(u64, b, U32_MAX);
+}
+
+/* The ports of uet tune for the base RTT; a limit beyond what sch_uet
+ * takes (32 bits) is cut to it.
+ */
+static void topo_tune(struct topo *t, const struct topo_cfg *cfg)
+{
+	struct tune_size sz;
+
+	tune_size(cfg->rate_bps, t->base_rtt_ns, cfg->tune_dcqcn, &sz);
+	sz.limit = min_t(u64, sz.limit, U32_MAX);
+	t->limit = sz.limit;
+	t->kmin = topo_thresh(&sz, sz.kmin, cfg->rate_bps);
+	t->kmax = topo_thresh(&sz, sz.kmax, cfg->rate_bps);
+	t->pmax = sz.pmax;
+	t->trim = sz.trim;
+}
+
+/* Data one way, its ACK the other: four links each, across a spine. */
+static u64 topo_base_rtt(const struct topo_cfg *cfg, u64 hop, u64 far)
+{
+	u64 rate = cfg->rate_bps;
+
+	return 4 * topo_line_ns(cfg->mtu, rate) +
+	       4 * topo_line_ns(PKT_CTL_BYTES, rate) + 6 * hop + 2 * far;
+}
+
+u64 topo_cfg_base_rtt(const struct topo_cfg *cfg)
+{
+	return topo_base_rtt(cfg, cfg->hop_ns, cfg->long_ns ?: cfg->hop_ns);
+}
+
+u64 topo_hop_for_rtt(const struct topo_cfg *cfg, u64 rtt_ns)
+{
+	u64 line = topo_base_rtt(cfg, 0, 0);
+
+	return rtt_ns > line ? (rtt_ns - line) / 8 : 0;
+}
+
+void topo_fail_link(struct topo *t, u32 spine, u32 leaf)
+{
+	port_fail(&t->sdown[spine * t->leaves + leaf]);
+}
+
+void topo_slow_link(struct topo *t, u32 spine, u32 leaf, u32 pct)
+{
+	u64 rate = div_u64(t->rate_bps * pct, 100);
+
+	t->up[leaf * t->spines + spine].rate_bps = rate;
+	t->sdown[spine * t->leaves + leaf].rate_bps = rate;
 }
 
 static void topo_leaf_arrive(void *to, struct pkt *pkt)
@@ -77,6 +142,7 @@ void topo_init(struct topo *t, const struct topo_cfg *cfg, struct evq *evq,
 {
 	u32 nhosts = cfg->leaves * cfg->hosts_per_leaf, i, j;
 	u64 seed = cfg->seed, hop = cfg->hop_ns, rate = cfg->rate_bps;
+	u64 far = cfg->long_ns ?: hop;
 
 	*t = (struct topo){
 		.leaves = cfg->leaves,
@@ -87,13 +153,16 @@ void topo_init(struct topo *t, const struct topo_cfg *cfg, struct evq *evq,
 		.ecmp_seed = sim_hash(seed, 0, 0, 0, 1),
 	};
 	/* Four links each way, host to host across a spine. */
-	t->base_rtt_ns = 4 * (topo_line_ns(cfg->mtu, rate) + hop) +
-			 4 * (topo_line_ns(PKT_CTL_BYTES, rate) + hop);
+	t->base_rtt_ns = topo_cfg_base_rtt(cfg);
 	t->bdp = rate / 8 * t->base_rtt_ns / NSEC_PER_SEC;
-	t->limit = TOPO_LIMIT_BDPS * t->bdp;
-	t->kmin = t->bdp * TOPO_KMIN_PCT / 100;
-	t->kmax = t->bdp * TOPO_KMAX_PCT / 100;
-	t->pmax = TOPO_PMAX_PCT;
+	if (cfg->tune) {
+		topo_tune(t, cfg);
+	} else {
+		t->limit = min_t(u64, (u64)TOPO_LIMIT_BDPS * t->bdp, U32_MAX);
+		t->kmin = t->bdp * TOPO_KMIN_PCT / 100;
+		t->kmax = t->bdp * TOPO_KMAX_PCT / 100;
+		t->pmax = TOPO_PMAX_PCT;
+	}
 
 	t->leaf = topo_calloc(cfg->leaves, sizeof(*t->leaf));
 	t->spine = topo_calloc(cfg->spines, sizeof(*t->spine));
@@ -120,14 +189,15 @@ void topo_init(struct topo *t, const struct topo_cfg *cfg, struct evq *evq,
 	for (i = 0; i < cfg->leaves; i++) {
 		for (j = 0; j < cfg->spines; j++) {
 			struct port *p = &t->up[i * cfg->spines + j];
+			u64 d = i ? hop : far;
 
-			port_init(p, evq, pool, rate, hop,
+			port_init(p, evq, pool, rate, d,
 				  sim_hash(seed, 3, i, j, 0));
 			topo_switch_port(t, p);
 			p->arrive = topo_spine_arrive;
 			p->to = &t->spine[j];
 			p = &t->sdown[j * cfg->leaves + i];
-			port_init(p, evq, pool, rate, hop,
+			port_init(p, evq, pool, rate, d,
 				  sim_hash(seed, 4, j, i, 0));
 			topo_switch_port(t, p);
 			p->arrive = topo_leaf_arrive;

@@ -2,9 +2,12 @@
 /*
  * A leaf-spine fabric: hosts_per_leaf hosts under each of the leaves,
  * every leaf linked to every spine, all links of one rate and one
- * propagation delay. A leaf sends a packet for another leaf up to the
- * spine an ECMP hash of (source, destination, entropy value) picks, a
- * spine down to the destination's leaf.
+ * propagation delay but leaf 0's to the spines, which may be long (a
+ * site's link to another far away). A leaf sends a packet for another
+ * leaf up to the spine an ECMP hash of (source, destination, entropy
+ * value) picks, a spine down to the destination's leaf. Switch ports are
+ * sized from the base RTT as UE 1.0 section 3.6.17 sizes them, or as
+ * uet tune does.
  */
 #ifndef _SIM_TOPO_H
 #define _SIM_TOPO_H
@@ -36,14 +39,18 @@ struct topo {
 	u32 bdp;
 	/* Every switch port's data band: a limit, and an ECN ramp. */
 	u32 limit, kmin, kmax, pmax;
+	bool trim;
 };
 
 struct topo_cfg {
 	u32 leaves, spines, hosts_per_leaf;
 	u64 rate_bps;
 	u64 hop_ns;
+	u64 long_ns;		/* leaf 0's links to the spines; 0: hop_ns */
 	u32 mtu;		/* a full data packet, bytes on the wire */
 	u64 seed;
+	bool tune;		/* ports as uet tune sizes them ... */
+	bool tune_dcqcn;	/* ... for DCQCN's hosts, else NSCC's */
 };
 
 void topo_init(struct topo *t, const struct topo_cfg *cfg, struct evq *evq,
@@ -57,5 +64,17 @@ static inline u32 topo_leaf_of(const struct topo *t, u32 host)
 
 /* Serialisation of @bytes at @rate_bps, ns, rounded down. */
 u64 topo_line_ns(u64 bytes, u64 rate_bps);
+/* The unloaded RTT across a spine of @cfg's fabric, leaf 0 to leaf 1. */
+u64 topo_cfg_base_rtt(const struct topo_cfg *cfg);
+/* The hop delay that makes the base RTT @rtt_ns, at most, of @cfg's
+ * rate and packets; 0 when the packets' line time alone exceeds it.
+ */
+u64 topo_hop_for_rtt(const struct topo_cfg *cfg, u64 rtt_ns);
+/* The link from @spine down to @leaf fails: its port blackholes. */
+void topo_fail_link(struct topo *t, u32 spine, u32 leaf);
+/* The link between @spine and @leaf runs at @pct % of its rate, both
+ * ways, from now on.
+ */
+void topo_slow_link(struct topo *t, u32 spine, u32 leaf, u32 pct);
 
 #endif /* _SIM_TOPO_H */

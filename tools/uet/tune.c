@@ -18,6 +18,7 @@
 #include <linux/genetlink.h>
 #include <linux/uet.h>
 
+#include "tune_size.h"
 #include "uet.h"
 
 void tune_usage(FILE *f)
@@ -194,76 +195,30 @@ static void tune_rate(uint64_t bps, char *buf, size_t len)
 		snprintf(buf, len, "%llubit", (unsigned long long)bps);
 }
 
-static double tune_bdp(const struct tune *t)
-{
-	return (double)t->rate_bps / 8 * t->rtt_ns / 1e9;
-}
-
-/* uet's largest packet: 4 KiB of payload behind its worst-case headers
- * (wire-format.rst, "Header budget and path MTU").
- */
-#define TUNE_PKT_BYTES	(4096 + 108)
-/* A port holds two packets at least, whatever the rule gives: below that
- * a queue of one would drop.
- */
-#define TUNE_MIN_LIMIT	(2 * TUNE_PKT_BYTES)
-/*
- * DCQCN's marking ramp starts at 5 packets of queue at least, Floyd's
- * least min_th for RED ("RED: Discussions of Setting Parameters", 1997,
- * www.icir.org/floyd/REDparameters.txt): below it, packets that merely
- * arrive together are marked as congestion. The ramp starts at 0.75 RTT,
- * so the port is sized for an RTT of 20/3 packet times at least, every
- * threshold in the rule's proportion to it. At 40 Mbit/s and 2 ms the
- * rule alone gave 1.8 packets before marking and 6 of buffer, and 8 paced
- * flows dropped 493..522 packets.
- */
-#define TUNE_KMIN_PKTS	5
-
-/* The RTT the DCQCN port is sized for, ns. */
-static uint64_t tune_dcqcn_rtt(const struct tune *t)
-{
-	double pkt_ns = TUNE_PKT_BYTES * 8 * 1e9 / t->rate_bps;
-
-	return fmax(t->rtt_ns, llround(pkt_ns * TUNE_KMIN_PKTS * 4 / 3));
-}
-
 /* The tc words after "root uet", as tc takes them. */
 static void tune_qdisc(const struct tune *t, char *buf, size_t len)
 {
+	struct tune_size sz;
 	char rate[32];
 
 	tune_rate(t->rate_bps, rate, sizeof(rate));
-
-	if (t->dcqcn) {
-		/* The port's RTT, in the whole microseconds tc is given. */
-		uint64_t us = (tune_dcqcn_rtt(t) + 500) / 1000;
-		struct tune port = { .rate_bps = t->rate_bps,
-				     .rtt_ns = us * 1000 };
-
-		/*
-		 * DCQCN over long distances, lossless: 2.5 RTT of traffic
-		 * buffered, the marking ramp from 0.75 to 1.5 RTT of queueing
-		 * delay, marking certain at its top; no trimming, which
-		 * DCQCN has no answer for (sizing.rst, sch_uet.rst).
-		 */
+	tune_size(t->rate_bps, t->rtt_ns, t->dcqcn, &sz);
+	/* A ramp in shares of the buffer is UET-CC's, whose pmax is the
+	 * qdisc's own default: tc is not given it.
+	 */
+	if (sz.pct)
+		snprintf(buf, len, "rate %s limit %llu kmin %llu%% kmax %llu%%%s",
+			 rate, (unsigned long long)sz.limit,
+			 (unsigned long long)sz.kmin,
+			 (unsigned long long)sz.kmax,
+			 sz.trim ? " trim on" : " trim off");
+	else
 		snprintf(buf, len,
-			 "rate %s limit %llu kmin %lluus kmax %lluus pmax 100 trim off",
-			 rate, (unsigned long long)fmax(llround(2.5 *
-								tune_bdp(&port)),
-							TUNE_MIN_LIMIT),
-			 (unsigned long long)(us * 3 / 4),
-			 (unsigned long long)(us * 3 / 2));
-	} else {
-		/*
-		 * UE 1.0 section 3.6.17's switch settings for UET-CC: one
-		 * BDP of buffer, ECN marking from 20 % to 80 % of it,
-		 * packets trimmed, not dropped, when it is full.
-		 */
-		snprintf(buf, len,
-			 "rate %s limit %llu kmin 20%% kmax 80%% trim on", rate,
-			 (unsigned long long)fmax(llround(tune_bdp(t)),
-						  TUNE_MIN_LIMIT));
-	}
+			 "rate %s limit %llu kmin %lluus kmax %lluus pmax %u%s",
+			 rate, (unsigned long long)sz.limit,
+			 (unsigned long long)sz.kmin,
+			 (unsigned long long)sz.kmax, sz.pmax,
+			 sz.trim ? " trim on" : " trim off");
 }
 
 /* tc qdisc replace dev NETDEV root uet WORDS...: tc's exit status. */
@@ -371,7 +326,8 @@ int do_tune(struct uet *u, int argc, char **argv)
 	print_str(NULL, "rate %s", rate);
 	print_u64("rtt_ns", NULL, t.rtt_ns);
 	print_u64(NULL, " rtt_us %llu", (t.rtt_ns + 500) / 1000);
-	print_u64("bdp_bytes", " bdp %llu", llround(tune_bdp(&t)));
+	print_u64("bdp_bytes", " bdp %llu",
+		  llround(tune_bdp(t.rate_bps, t.rtt_ns)));
 	print_str("cc", " cc %s", t.dcqcn ? "dcqcn" : "nscc");
 	if (dev)
 		tune_print_qp(dev, &qp);
