@@ -8,8 +8,9 @@
 # run as installed (install-test.sh, install-test-trixie.sh), the
 # selftests on Debian 12's kernel, two stock VMs joined by a cable
 # (pair-test.sh), then KUnit, the selftests of the data path and a
-# kmemleak scan on the debug kernel (KASAN, lockdep, kmemleak), which
-# builds meanwhile if it must. The stock modules are already built
+# kmemleak scan on the debug kernel (KASAN, lockdep, kmemleak). Lint and
+# the debug kernel (if it must) and our modules against it build beside
+# the runs that assert no rate. The stock modules are already built
 # (make all).
 # Ends with one line: "N passed, N failed, N skipped".
 set -uo pipefail
@@ -109,20 +110,44 @@ host_test() {
 	echo "== $1: $((SECONDS - start)) s"
 }
 
-t0=$(date +%s)
-# The debug kernel, when its cache is cold (some 22 minutes of both
-# cores), builds beside what asserts no rate: lint, the builds against
-# the newer kernels, the Debian 13 suites (behaviour, not speed) and the
-# install tests, at the lowest CPU priority, so that they take the cores
-# first and the build the time they leave. The Debian 12 suites, which
-# assert shares of a port's rate, and the cable of pair-test run after
-# it, alone. With the kernel cached it returns at once.
-nice -n 19 "$vm/debug-kernel.sh" >"$scratch/debug-kernel" 2>&1 &
-debug_pid=$!
+# host_test_end NAME PID FILE: a host test started in the background as
+# PID, its output in FILE, counted by its exit status.
+host_test_end() {
+	local rc=0
+	wait "$2" || rc=$?
+	cat "$3"
+	if [ "$rc" -eq 0 ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1)) failed_names+=" $1"
+	fi
+}
 
-# sparse, coccinelle, kernel-doc and checkpatch on our kernel files; under
-# the lock, as its two cores' worth of work would skew the VMs' measures.
-host_test lint
+t0=$(date +%s)
+# What needs only the host's cores works beside what asserts no rate (the
+# builds against the newer kernels, the Debian 13 suites, which check
+# behaviour, not speed, and the install tests), at the lowest CPU
+# priority, so that those take the cores first and it the time they
+# leave: the debug kernel, when its cache is cold (some 22 minutes of
+# both cores), then our modules against it; and lint. The Debian 12
+# suites, which assert shares of a port's rate, and the cable of
+# pair-test run after both, alone.
+{
+	nice -n 19 "$vm/debug-modules.sh" >"$scratch/debug-build" 2>"$scratch/debug-kernel"
+	echo $? >"$scratch/debug-rc"
+} &
+debug_pid=$!
+# sparse, coccinelle, kernel-doc and checkpatch on our kernel files.
+{
+	start=$SECONDS
+	echo "== lint"
+	nice -n 19 tools/testing/lint.sh
+	rc=$?
+	echo "== lint: $((SECONDS - start)) s"
+	exit $rc
+} >"$scratch/lint" 2>&1 &
+lint_pid=$!
+
 # The control laws in the packet simulator, on fixed seeds (a second).
 host_test sim
 # The modules against Debian 13's kernel and the newest in its backports.
@@ -146,9 +171,10 @@ host_test install-test
 host_test install-test-trixie
 t1=$(date +%s)
 
-echo "== debug kernel"
+host_test_end lint "$lint_pid" "$scratch/lint"
+echo "== debug kernel and modules"
 wait "$debug_pid"
-debug_rc=$?
+debug_rc=$(cat "$scratch/debug-rc")
 cat "$scratch/debug-kernel"
 t2=$(date +%s)
 
@@ -163,13 +189,14 @@ add_summary stock "$scratch/stock.sum"
 host_test pair-test
 t3=$(date +%s)
 
-if [ "$debug_rc" -ne 0 ]; then
+if [ "$debug_rc" -eq 1 ]; then
 	echo "check: the debug kernel did not build"
 	failed=$((failed + 1)) failed_names+=" debug:kernel"
-elif ! build=$("$vm/debug-modules.sh"); then
+elif [ "$debug_rc" -ne 0 ]; then
 	echo "check: building the modules against the debug kernel failed"
 	failed=$((failed + 1)) failed_names+=" debug:modules"
 else
+	build=$(cat "$scratch/debug-build")
 	echo "== KUnit and selftests on the debug kernel"
 	# -t 600: the longest suite took 158 s there; one that hangs is killed
 	# with the time left for the others inside the VM's 2400 s.
@@ -180,8 +207,8 @@ else
 	add_summary debug "$scratch/debug.sum"
 fi
 t4=$(date +%s)
-echo "== times: host tests and Debian 13 $((t1 - t0)) s, then waiting for the debug" \
-	"kernel $((t2 - t1)) s, Debian 12 and the cable $((t3 - t2)) s, debug modules and run" \
+echo "== times: host tests and Debian 13 $((t1 - t0)) s, then waiting for lint and the" \
+	"debug build $((t2 - t1)) s, Debian 12 and the cable $((t3 - t2)) s, the debug run" \
 	"$((t4 - t3)) s"
 [ -z "$failed_names" ] || echo "== failed:$failed_names"
 [ -z "$whys" ] || printf '%s\n' "$whys" | sed '/^$/d'
