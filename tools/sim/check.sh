@@ -3,14 +3,15 @@
 #
 # tools/sim/check.sh [-u]: runs uet-sim's scenarios on fixed seeds and
 # compares every figure they print with expected.txt, exactly: a change
-# to a law the simulator shares with the module (congestion control,
-# load balancing, entropy-value states, sch_uet's marking) shows as a
-# changed number. -u writes what the runs print into expected.txt, after
-# a change meant to move them. Then checks, within a tolerance, what the
-# figures must mean whatever the laws: ECMP keeps 8 (1 - (7/8)^8) = 5.25
-# of 8 uplinks busy on average for 8 single-path flows, spraying all 8;
-# a failed link loses packets; a long link's port holds no more than the
-# 2.5 RTT uet tune gives it. Exit status 0 when all hold, 1 otherwise.
+# to a law the simulator shares with the module (packet delivery,
+# congestion control, load balancing, entropy-value states, sch_uet's
+# marking) shows as a changed number. -u writes what the runs print
+# into expected.txt, after a change meant to move them. Then checks,
+# within a tolerance, what the figures must mean whatever the laws: ECMP
+# keeps 8 (1 - (7/8)^8) = 5.25 of 8 uplinks busy on average for 8
+# single-path flows, spraying all 8; a failed link loses packets; a long
+# link's port holds no more than the 2.5 RTT uet tune gives it. Exit
+# status 0 when all hold, 1 otherwise.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)

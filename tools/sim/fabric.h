@@ -16,15 +16,18 @@
 #include <linux/types.h>
 
 #include "event.h"
+#include "wire.h"
 
-/* An ACK or a CNP: a minimum Ethernet frame (IEEE 802.3). */
+/* A control packet (ACK, NACK, CNP, probe): a minimum Ethernet frame
+ * (IEEE 802.3).
+ */
 #define PKT_CTL_BYTES	64
 
 enum pkt_kind {
 	PKT_DATA,
 	PKT_ACK,
 	PKT_CNP,
-	PKT_NACK,		/* of a trimmed data packet */
+	PKT_NACK,
 	PKT_PROBE,		/* of an entropy value assumed bad */
 	PKT_PROBE_ANSWER,
 };
@@ -35,12 +38,16 @@ struct pkt {
 	u32 bytes;		/* on the wire */
 	u32 src, dst;		/* hosts */
 	u32 flow;
-	u32 psn;		/* data: its number; ACK: the one acked */
-	u32 tx;			/* the sender's transmission (echoed) */
-	u16 ev;			/* entropy value (ACK: the data's) */
-	bool ce;		/* data: CE-marked; ACK: the echo */
+	u32 psn;		/* data: its number */
+	u16 ev;			/* the entropy value it travels on */
+	u8 flags;		/* data: UET_PDS_REQ_F_* */
+	bool ce;		/* data: CE-marked */
 	bool trimmed;		/* data: cut to its headers */
-	u64 sent_ns;		/* when the data copy left (echoed) */
+	/* What the module's ACK_CCX and NACK headers carry (wire.h). */
+	union {
+		struct uet_pds_ack ack;
+		struct uet_pds_nack nack;
+	};
 };
 
 /* Packets are allocated in slabs and kept until the run ends. */

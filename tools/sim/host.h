@@ -1,15 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Hosts and flows. A flow's sender is driven by the module's own
- * congestion control (cc.h) and load balancer (lb.h, on an entropy-value
- * table of ev.h); its receiver acknowledges every data packet at once,
- * echoing its CE mark, entropy value and send time, answers CE marks
- * with CNPs when the algorithm has a notification point (DCQCN), and a
- * trimmed packet with a NACK at once. A hole is lost when FLOW_DUPTHRESH
- * packets sent after it are acknowledged (RFC 6675's rule on
- * transmissions) and it is older than a reordering window (RFC 8985),
- * when the retransmission timer (RFC 6298) expires, or when it is
- * NACKed; lost packets are sent again before new ones.
+ * Hosts and flows. A flow is one signaled WRITE from a host to another:
+ * its sender (requester.h) runs the module's PDC, congestion control
+ * (cc.h) and load balancer (lb.h, on an entropy-value table of ev.h) as
+ * net/uet/req.c does, its receiver (responder.h) the PDC's receive side
+ * and the ACK policy of net/uet/resp.c. A host's NIC sends its flows'
+ * packets in turn, when free.
  */
 #ifndef _SIM_HOST_H
 #define _SIM_HOST_H
@@ -20,33 +16,14 @@
 #include "ev.h"
 #include "fabric.h"
 #include "lb.h"
+#include "requester.h"
+#include "responder.h"
 #include "sim.h"
 
-/* A hole is lost once this many packets sent after it are acknowledged:
- * TCP's duplicate-ACK threshold (RFC 5681), the module's default
- * dupthresh (net/uet/params.c).
- */
-#define FLOW_DUPTHRESH		3
 /* PSNs a sender's window spans at most by default: the module's default
  * mpr (net/uet/params.c), all that cc "none" and DCQCN are held to.
  */
 #define FLOW_MPR		256
-
-/* One transmission of a data packet. */
-struct flow_tx {
-	u64 sent_ns;
-	u32 psn;
-	u16 ev;
-	u8 state;		/* enum flow_tx_state */
-};
-
-enum flow_tx_state {
-	TX_OUT,
-	TX_ACKED,
-	TX_LOST,		/* by the SACK rule */
-	TX_LOST_RTO,		/* by the timer */
-	TX_TRIMMED,		/* NACKed: a switch cut it */
-};
 
 struct flow {
 	struct sim *sim;
@@ -58,37 +35,19 @@ struct flow {
 	struct uet_cc cc;	/* the sender's */
 	struct uet_cc rx_cc;	/* the receiver's: DCQCN's notification point */
 	struct uet_lb lb;
-	struct uet_ev_table *evt;
-
-	/* Sender. */
-	u8 *pstate;		/* [psn]: enum flow_psn_state */
-	u32 *ptx;		/* [psn]: its latest transmission */
-	struct flow_tx *tx;	/* every transmission, in order */
-	u32 ntx, txcap;
-	u32 tx_una;		/* transmissions before it are resolved */
-	u32 next_psn;		/* the next new packet */
-	u32 una;		/* the least PSN not acknowledged */
-	u32 nacked;
-	u64 inflight;		/* bytes sent, not acked nor lost */
-	u32 *rq;		/* ring of PSNs to send again */
-	u32 rq_head, rq_len;
-	u64 srtt, rttvar;	/* RFC 6298; 0: no sample yet */
-	u32 backoff;
-	u64 rto_at;		/* the timer's deadline; 0: not running */
-	u64 rto_ev;		/* when its pending event fires; 0: none */
-	u64 loss_ev;		/* a hole's reordering window ends; 0: none */
-	u32 cell_left;		/* packets left on cell_ev */
-	u16 cell_ev;
+	struct uet_ev_table *evt;	/* the sender's values towards dst */
+	struct req req;
+	struct resp resp;
 	bool probing;		/* a round of the prober is pending */
 
-	/* Receiver. */
-	u8 *rcvd;		/* [psn] */
-	u32 nrcvd;
-	u64 rcvd_bytes;		/* first copies */
-
+	/* Sender. */
 	u64 retx, lost, timeouts, ecn_acks, cnps, nacks;
-	u64 path_losses;	/* lost on a value that failed: not charged */
 	u64 probes, probe_oks;	/* sent; answered, the value back in use */
+	/* Receiver. */
+	u64 rcvd_bytes;		/* first copies */
+	u64 acks;		/* sent, copies counted */
+	u64 dups;		/* data packets that came again */
+	u64 hole_nacks;		/* NACK PKT_NOT_RCVD sent */
 };
 
 struct host {
@@ -100,8 +59,23 @@ struct host {
 	u64 wake_at;		/* a pacing wake-up is due; U64_MAX: none */
 };
 
+static inline u64 flow_now(const struct flow *f)
+{
+	return f->sim->evq.now;
+}
+
+/* Bytes of packet @psn: the last one holds what is left. */
+static inline u32 flow_pkt_bytes(const struct flow *f, u32 psn)
+{
+	u32 mtu = f->sim->p->mtu;
+
+	return psn + 1 < f->npkts ? mtu : f->bytes - (u64)psn * mtu;
+}
+
 void hosts_init(struct sim *s);
 void hosts_free(struct sim *s);
+/* The entropy values host @from uses towards host @to (its peer's). */
+struct uet_ev_table *host_peer_values(const struct sim *s, u32 from, u32 to);
 /* Room for @n flows; flow_init() sets each up. */
 void flows_alloc(struct sim *s, u32 n);
 void flow_init(struct sim *s, u32 i, u32 src, u32 dst, u64 bytes);

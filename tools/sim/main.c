@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * uet-sim: a discrete-event, packet-level simulator of a leaf-spine
- * fabric of sch_uet ports whose hosts run the module's congestion
- * control, load balancing and entropy-value states, compiled from
- * net/uet's own files (Documentation/uet/dev-guide/sim.rst).
+ * fabric of sch_uet ports whose hosts run the module's packet delivery
+ * context, congestion control, load balancing and entropy-value states,
+ * compiled from net/uet's own files (Documentation/uet/dev-guide/sim.rst).
  *
  *   uet-sim SCENARIO [options]   (uet-sim --help lists them)
  */

@@ -41,8 +41,11 @@ static void report_flows(const struct sim *s, struct run_result *r)
 		r->timeouts += f->timeouts;
 		r->ecn_acks += f->ecn_acks;
 		r->cnps += f->cnps;
+		r->acks += f->acks;
+		r->dups += f->dups;
+		r->hole_nacks += f->hole_nacks;
 		r->nacks += f->nacks;
-		r->path_losses += f->path_losses;
+		r->path_losses += f->req.tx.path_losses;
 		r->probes += f->probes;
 		r->probe_oks += f->probe_oks;
 		/* Every flow starts at 0: its FCT is when its last ACK came. */

@@ -25,6 +25,9 @@ struct run_result {
 	u64 fct_mean_ns, fct_p99_ns, fct_max_ns;
 	u64 drops, marks, peak_queue;
 	u64 retx, lost, timeouts, ecn_acks, cnps;
+	u64 acks;		/* the receivers sent */
+	u64 dups;		/* data packets that arrived again */
+	u64 hole_nacks;		/* holes the receivers NACKed */
 	/* SIM_G_TUNE */
 	u64 trims, nacks;
 	/* SIM_G_LONG: the second half of the run */

@@ -42,7 +42,9 @@ struct report_params {
 	u64 leaves, spines, hosts, rate_gbps, mtu, hop_ns;
 	const char *lb, *cc;
 	u64 flowlet_pkts, bytes, flows, rto_min_us, max_ns;
-	u64 mpr, dupthresh, ctl_bytes;
+	u64 mpr, dupthresh, rto_max_us, rto_linear;
+	u64 ack_every, ack_delay_us, nack_reorder_pkts, nack_reorder_us;
+	u64 ctl_bytes;
 	u64 entropy_count, reps_ring, reps_freeze_us;
 	u64 base_rtt_ns, bdp, limit, kmin, kmax, pmax;
 	const char *focus;
@@ -75,6 +77,12 @@ static const struct field report_param_fields[] = {
 	FIELD(report_params, max_ns, F_U64),
 	FIELD(report_params, mpr, F_U64),
 	FIELD(report_params, dupthresh, F_U64),
+	FIELD(report_params, rto_max_us, F_U64),
+	FIELD(report_params, rto_linear, F_U64),
+	FIELD(report_params, ack_every, F_U64),
+	FIELD(report_params, ack_delay_us, F_U64),
+	FIELD(report_params, nack_reorder_pkts, F_U64),
+	FIELD(report_params, nack_reorder_us, F_U64),
 	FIELD(report_params, ctl_bytes, F_U64),
 	FIELD(report_params, entropy_count, F_U64),
 	FIELD(report_params, reps_ring, F_U64),
@@ -138,6 +146,9 @@ static const struct field report_result_fields[] = {
 	FIELD(run_result, timeouts, F_U64),
 	FIELD(run_result, ecn_acks, F_U64),
 	FIELD(run_result, cnps, F_U64),
+	FIELD(run_result, acks, F_U64),
+	FIELD(run_result, dups, F_U64),
+	FIELD(run_result, hole_nacks, F_U64),
 };
 
 static const struct field report_tune_results[] = {
@@ -192,7 +203,7 @@ static const struct field_set report_results[] = {
 struct report_flow {
 	u64 id, src, dst, bytes, done, fct_ns;
 	double gbps;
-	u64 retx, lost, timeouts, ecn_acks, cnps;
+	u64 retx, lost, timeouts, ecn_acks, cnps, acks, dups;
 	u64 nacks, rcvd_bytes, path_losses, probes, probe_oks;
 };
 
@@ -209,6 +220,8 @@ static const struct field report_flow_fields[] = {
 	FIELD(report_flow, timeouts, F_U64),
 	FIELD(report_flow, ecn_acks, F_U64),
 	FIELD(report_flow, cnps, F_U64),
+	FIELD(report_flow, acks, F_U64),
+	FIELD(report_flow, dups, F_U64),
 };
 
 static const struct field report_tune_flow[] = {
@@ -333,7 +346,13 @@ void report_begin(struct report *rep, const struct sim *s)
 		.rto_min_us = p->rto_min_us,
 		.max_ns = p->max_ns,
 		.mpr = p->mpr,
-		.dupthresh = FLOW_DUPTHRESH,
+		.dupthresh = REQ_DUPTHRESH,
+		.rto_max_us = REQ_RTO_MAX_US,
+		.rto_linear = REQ_RTO_LINEAR,
+		.ack_every = RESP_ACK_EVERY,
+		.ack_delay_us = RESP_ACK_DELAY_US,
+		.nack_reorder_pkts = RESP_NACK_REORDER_PKTS,
+		.nack_reorder_us = RESP_NACK_REORDER_US,
 		.ctl_bytes = PKT_CTL_BYTES,
 		.entropy_count = UET_LB_EV_COUNT_DEFAULT,
 		.reps_ring = UET_LB_REPS_RING_DEFAULT,
@@ -396,9 +415,11 @@ static void report_flow_line(struct report *rep, const struct flow *f,
 		.timeouts = f->timeouts,
 		.ecn_acks = f->ecn_acks,
 		.cnps = f->cnps,
+		.acks = f->acks,
+		.dups = f->dups,
 		.nacks = f->nacks,
 		.rcvd_bytes = f->rcvd_bytes,
-		.path_losses = f->path_losses,
+		.path_losses = f->req.tx.path_losses,
 		.probes = f->probes,
 		.probe_oks = f->probe_oks,
 	};

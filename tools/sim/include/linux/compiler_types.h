@@ -7,5 +7,6 @@
 #define _SIM_LINUX_COMPILER_TYPES_H
 
 #define fallthrough		__attribute__((__fallthrough__))
+#define __packed		__attribute__((__packed__))
 
 #endif /* _SIM_LINUX_COMPILER_TYPES_H */

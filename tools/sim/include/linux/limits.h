@@ -7,6 +7,9 @@
 #include <linux/types.h>
 
 #define U8_MAX		((u8)~0U)
+#define U16_MAX		((u16)~0U)
+#define S16_MAX		((s16)(U16_MAX >> 1))
+#define S16_MIN		((s16)(-S16_MAX - 1))
 #define U32_MAX		((u32)~0U)
 #define U64_MAX		((u64)~0ULL)
 

@@ -13,6 +13,16 @@ static inline void *kvzalloc(size_t size, gfp_t flags)
 	return calloc(1, size);
 }
 
+static inline void *kcalloc(size_t n, size_t size, gfp_t flags)
+{
+	return calloc(n, size);
+}
+
+static inline void *kvcalloc(size_t n, size_t size, gfp_t flags)
+{
+	return calloc(n, size);
+}
+
 static inline void kvfree(const void *p)
 {
 	free((void *)p);
