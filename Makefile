@@ -4,7 +4,9 @@
 # make check    every test: KUnit and selftests on the debug kernel, selftests on stock
 # make lint     sparse, coccinelle, kernel-doc and checkpatch on our kernel
 #               sources (tools/testing/lint.sh; make check runs it first)
-# make sim      the packet simulator's fixed-seed check (tools/sim/check.sh)
+# make sim      the packet simulator's fixed-seed check (tools/sim/check.sh),
+#               then its time series, the incast matrix and their PNGs
+#               (gnuplot) into SIM_DIR (tools/sim/plots; SIM_DIR= skips them)
 # make demo     a VM, two namespaces, a uet device in each
 # make bench    the pictures (PNG, gnuplot): per-spine bytes, a spine failure,
 #               an incast; data and PNGs into BENCH_DIR (tools/bench/bench.sh)
@@ -115,8 +117,15 @@ check: all
 lint:
 	KDIR=$(KDIR) tools/testing/lint.sh
 
+# The pictures are no part of the check: without gnuplot, none is drawn.
+SIM_DIR ?= $(CURDIR)/build/sim
 sim:
 	$(MAKE) -C tools/sim check
+ifneq ($(SIM_DIR),)
+	tools/sim/plots/series.sh $(SIM_DIR)
+	@if command -v gnuplot >/dev/null; then tools/sim/plots/draw.sh $(SIM_DIR); \
+	else echo "sim: no gnuplot (Debian: apt-get install gnuplot-nox): no PNGs drawn"; fi
+endif
 
 demo: all
 	tools/testing/demo.sh

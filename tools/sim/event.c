@@ -68,6 +68,8 @@ void evq_run(struct evq *q, u64 end)
 	while (q->n && !q->stop && q->heap[0].t <= end) {
 		struct sim_event e = evq_pop(q);
 
+		if (q->watch && e.t >= q->watch_ns)
+			q->watch_ns = q->watch(q->watch_ctx, e.t);
 		q->now = e.t;
 		e.fn(e.a, e.b);
 	}

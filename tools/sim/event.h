@@ -24,6 +24,13 @@ struct evq {
 	u64 seq;
 	u64 now;		/* time of the event being run */
 	bool stop;		/* evq_run() returns after this event */
+	/* An observer, or NULL: called before the first event at or after
+	 * watch_ns with its time, it returns when it is next called, and
+	 * sees what every earlier event left, changing none of it.
+	 */
+	u64 (*watch)(void *ctx, u64 t);
+	void *watch_ctx;
+	u64 watch_ns;
 };
 
 void evq_init(struct evq *q);

@@ -124,8 +124,10 @@ void port_enqueue(struct port *p, struct pkt *pkt)
 		p->head[b] = pkt;
 	p->tail[b] = pkt;
 	p->backlog[b] += pkt->bytes;
-	if (b == PORT_DATA)
+	if (b == PORT_DATA) {
 		p->st.peak = max(p->st.peak, p->backlog[b]);
+		p->watch_peak = max(p->watch_peak, p->backlog[b]);
+	}
 	port_kick(p);
 }
 

@@ -98,6 +98,8 @@ struct port {
 	struct pkt *(*pull)(void *owner);
 	void *owner;
 	struct port_stats st;
+	/* The data band's peak backlog since a series last read it. */
+	u32 watch_peak;
 };
 
 void port_init(struct port *p, struct evq *evq, struct pkt_pool *pool,

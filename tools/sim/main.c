@@ -24,6 +24,7 @@
 #include "probe.h"
 #include "report.h"
 #include "scenario.h"
+#include "series.h"
 #include "workload.h"
 
 /* Light in glass of refractive index about 1.5 covers a km in 5 us. */
@@ -44,7 +45,8 @@ static void sim_usage(FILE *out)
 	      "         [--cc-param NAME=VALUE]... [--flowlet N] [--bytes N]\n"
 	      "         [--senders N] [--mpr N] [--rto-min-us N] [--max-us N]\n"
 	      "         [--tune] [--fail-us N] [--fail-spine N] [--slow-pct N]\n"
-	      "         [--probe-us N] [--bin-ns N] [--timing] [--json]\n"
+	      "         [--probe-us N] [--bin-ns N] [--series FILE] [--timing]\n"
+	      "         [--json]\n"
 	      "scenarios:\n", out);
 	for (i = 0; i < sim_nscenarios; i++)
 		fprintf(out, "  %-12s %s\n", sim_scenarios[i].name,
@@ -125,6 +127,7 @@ static void run(const struct sim_params *p, const struct scenario *sc,
 {
 	struct sim s = { .p = p, .seed = seed };
 	u64 wall = sim_wall_ns();
+	struct series *sr = NULL;
 	struct run_result r;
 	struct topo_cfg tc;
 
@@ -140,7 +143,14 @@ static void run(const struct sim_params *p, const struct scenario *sc,
 		evq_at(&s.evq, s.warm_ns, sim_warm, &s, NULL);
 	}
 	flows_start(&s);
+	/* The first seed's run: the parameters printed are its. */
+	if (p->series && seed == p->seed)
+		sr = series_open(&s, p->series,
+				 p->bin_ns ?: s.topo.base_rtt_ns, p->fail_ns);
 	evq_run(&s.evq, p->max_ns);
+	if (sr)
+		series_close(sr, s.flows_done == s.nflows ? s.evq.now :
+				 p->max_ns);
 	report_collect(&s, &r);
 	r.wall_ns = sim_wall_ns() - wall;
 	r.wall_ms = (double)r.wall_ns / NSEC_PER_MSEC;
@@ -182,6 +192,7 @@ enum {
 	OPT_SLOW,
 	OPT_PROBE,
 	OPT_BIN,
+	OPT_SERIES,
 	OPT_TIMING,
 	OPT_JSON,
 	OPT_HELP,
@@ -213,6 +224,7 @@ static const struct option sim_options[] = {
 	{ "slow-pct", required_argument, NULL, OPT_SLOW },
 	{ "probe-us", required_argument, NULL, OPT_PROBE },
 	{ "bin-ns", required_argument, NULL, OPT_BIN },
+	{ "series", required_argument, NULL, OPT_SERIES },
 	{ "timing", no_argument, NULL, OPT_TIMING },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "help", no_argument, NULL, OPT_HELP },
@@ -342,6 +354,9 @@ static bool sim_parse(int argc, char **argv, struct sim_params *p,
 		case OPT_BIN:
 			p->bin_ns = parse_u64("bin-ns", optarg, 1, 100000000);
 			break;
+		case OPT_SERIES:
+			p->series = optarg;
+			break;
 		case OPT_TIMING:
 			p->groups |= SIM_G_TIMING;
 			break;
@@ -409,9 +424,13 @@ static bool sim_derive(struct sim_params *p, const struct scenario *sc,
 		return false;
 	}
 	if (!(p->groups & SIM_G_FAIL) &&
-	    (p->fail_ns || p->fail_spine || p->slow_pct || p->bin_ns)) {
+	    (p->fail_ns || p->fail_spine || p->slow_pct)) {
 		fprintf(stderr, "uet-sim: %s has no fault: blackhole, slowspine\n",
 			sc->name);
+		return false;
+	}
+	if (!(p->groups & SIM_G_FAIL) && p->bin_ns && !p->series) {
+		fprintf(stderr, "uet-sim: --bin-ns: of a fault's meter or of --series\n");
 		return false;
 	}
 	if ((p->groups & SIM_G_FAIL) && p->fail_spine >= p->spines) {
