@@ -9,6 +9,7 @@
 #define _UET_QP_H
 
 #include "uet.h"
+#include "ack.h"
 #include "op.h"
 #include "peer.h"
 #include "train.h"
@@ -134,22 +135,10 @@ struct uet_resp {
 	u32 rmsg_bound;		/* first msn without a receive WQE */
 	u32 rqe_size;		/* bytes of one receive WQE copy */
 
-	/* ACK coalescing. */
-	u32 ack_pending;	/* packets not yet acknowledged */
-	u32 ack_psn;		/* last PSN that arrived */
-	bool ack_now;
-	bool ack_ecn;		/* a CE mark arrived since the last ACK */
-	bool ack_dup;		/* a duplicate arrived since the last ACK */
-	bool ack_retx;		/* a retransmission arrived since then */
-	u16 ack_ev;		/* entropy value of the packet at ack_psn */
-	u64 ack_rx_ns;		/* when the packet at ack_psn arrived */
-	u64 ack_deadline_ns;	/* the oldest unacknowledged packet's ACK is due */
-	struct uet_pdc_ack_hold hold;
-
-	/* The first hole, for NACK PKT_NOT_RCVD. */
-	u32 hole_psn;
-	u64 hole_since_ns;
-	bool hole_nacked;
+	/* ACK coalescing and the NACK of a hole (ack.h), the engine's
+	 * owner's as all here.
+	 */
+	struct uet_ack ack;
 
 	/* UC: the newest message begun (uet_resp_uc()). */
 	bool uc_seen;		/* one began since RESET */

@@ -62,14 +62,7 @@ void uet_resp_reset(struct uet_qp *qp)
 
 	resp->rmsg_done = 0;
 	resp->rmsg_bound = 0;
-	resp->ack_pending = 0;
-	resp->ack_now = false;
-	resp->ack_ecn = false;
-	resp->ack_dup = false;
-	resp->ack_retx = false;
-	resp->ack_deadline_ns = 0;
-	memset(&resp->hold, 0, sizeof(resp->hold));
-	resp->hole_since_ns = 0;
+	uet_ack_reset(&resp->ack);
 	resp->uc_seen = false;
 	resp->uc_open = false;
 	if (!qp->srq)
@@ -600,58 +593,18 @@ static void uet_resp_uc(struct uet_qp *qp, const struct uet_verbs_hdr *vh,
 }
 
 /* A hole that packets keep overtaking, for longer than reordering
- * explains, is reported at once instead of waiting for the sender to
- * infer it: NACK PKT_NOT_RCVD, once per hole.
+ * explains, is NACKed at once as uet_ack_hole() says, instead of waiting
+ * for the sender to infer it. The clock is read only for a hole.
  */
 static void uet_resp_check_hole(struct uet_qp *qp)
 {
-	struct uet_resp *resp = qp->resp;
-	u64 now;
+	struct uet_ack *a = &qp->resp->ack;
 
-	if (!uet_pdc_rx_has_hole(&qp->rx))
-		return;
-	now = ktime_get_ns();
-	if (qp->rx.next != resp->hole_psn || !resp->hole_since_ns) {
-		resp->hole_psn = qp->rx.next;
-		resp->hole_since_ns = now;
-		resp->hole_nacked = false;
-		return;
-	}
-	if (resp->hole_nacked ||
-	    qp->rx.high - qp->rx.next < uet_param(qp->udev, nack_reorder_pkts) ||
-	    now - resp->hole_since_ns <
-	    (u64)uet_param(qp->udev, nack_reorder_us) * NSEC_PER_USEC)
-		return;
-	resp->hole_nacked = true;
-	uet_qp_send_nack(qp, resp->hole_psn, UET_NACK_PKT_NOT_RCVD, 0, 0);
-}
-
-/* The packet the next ACK answers: its PSN, entropy value and arrival. */
-static void uet_resp_ack_trigger(struct uet_resp *resp, u32 psn,
-				 const struct sk_buff *skb)
-{
-	resp->ack_psn = psn;
-	resp->ack_ev = UET_SKB_CB(skb)->sport;
-	resp->ack_rx_ns = ktime_to_ns(skb->tstamp);
-}
-
-/* A new data packet arrived at t and is not acknowledged yet: unless one
- * is due sooner, its ACK waits as uet_pdc_ack_hold() says, at most
- * ack_delay_us, and a quarter of rto_min_us, so that the sender's timer
- * never waits on it. (A fixed 50 us, under emulation, where packets came
- * 100 to 250 us apart, made 0.22 ACKs per data packet.)
- */
-static void uet_resp_ack_hold(struct uet_qp *qp, u64 t)
-{
-	struct uet_resp *resp = qp->resp;
-	struct uet_dev *udev = qp->udev;
-	u64 cap = min_t(u64, (u64)uet_param(udev, ack_delay_us) * NSEC_PER_USEC,
-			(u64)uet_param(udev, rto_min_us) * NSEC_PER_USEC / 4);
-	u64 hold = uet_pdc_ack_hold(&resp->hold, t, cap,
-				    uet_param(udev, ack_every));
-
-	if (!resp->ack_pending++)
-		resp->ack_deadline_ns = t + hold;
+	if (uet_pdc_rx_has_hole(&qp->rx) &&
+	    uet_ack_hole(a, &qp->rx, ktime_get_ns(),
+			 uet_param(qp->udev, nack_reorder_pkts),
+			 uet_param(qp->udev, nack_reorder_us)))
+		uet_qp_send_nack(qp, a->hole_psn, UET_NACK_PKT_NOT_RCVD, 0, 0);
 }
 
 /* The data packet of pkt_len bytes at pkt in skb. False once the QP
@@ -664,6 +617,7 @@ static bool uet_resp_data(struct uet_qp *qp, struct sk_buff *skb, u32 pkt,
 	struct uet_resp *resp = qp->resp;
 	const struct uet_skb_cb *cb = UET_SKB_CB(skb);
 	u8 buf[UET_DATA_HDR_LEN];
+	struct uet_ack_pkt ap = {};
 	struct uet_pds_req pds;
 	struct uet_verbs_hdr vh;
 	const u8 *hdr;
@@ -700,13 +654,12 @@ static bool uet_resp_data(struct uet_qp *qp, struct sk_buff *skb, u32 pkt,
 			uet_resp_uc(qp, &vh, skb, pkt + UET_DATA_HDR_LEN, len);
 		return uet_qp_state(qp) != IB_QPS_ERR;
 	}
-	if (pds.flags & UET_PDS_REQ_F_RETX)
-		resp->ack_retx = true;
+	uet_ack_arrived(&resp->ack, pds.flags & UET_PDS_REQ_F_RETX,
+			cb->ecn == INET_ECN_CE);
 	if (cb->ecn == INET_ECN_CE) {
 		u64 now = ktime_get_ns();
 
 		uet_inc(udev, UET_CNT_ECN_CE_RX);
-		resp->ack_ecn = true;
 		if (qp->cc.ops->on_ce && qp->cc.ops->on_ce(&qp->cc, now))
 			uet_qp_send_cnp(qp, pds.psn, now);
 	}
@@ -743,12 +696,13 @@ static bool uet_resp_data(struct uet_qp *qp, struct sk_buff *skb, u32 pkt,
 		qp->rx_synced = true;
 	}
 
+	ap.t = ktime_to_ns(skb->tstamp);
+	ap.psn = pds.psn;
+	ap.ev = cb->sport;
 	switch (uet_pdc_rx_check(&qp->rx, pds.psn)) {
 	case UET_PDC_DUP:
 		uet_inc(udev, UET_CNT_DUP_RX);
-		uet_resp_ack_trigger(resp, pds.psn, skb);
-		resp->ack_now = true;
-		resp->ack_dup = true;
+		uet_ack_dup(&resp->ack, &ap);
 		return true;
 	case UET_PDC_OUT_OF_WINDOW:
 		uet_inc(udev, UET_CNT_DROP_WINDOW);
@@ -783,21 +737,17 @@ static bool uet_resp_data(struct uet_qp *qp, struct sk_buff *skb, u32 pkt,
 		return false;
 	}
 
-	if (pds.psn != qp->rx.next) {
+	ap.in_order = pds.psn == qp->rx.next;
+	if (!ap.in_order)
 		uet_inc(udev, UET_CNT_OOO_RX);
-		resp->ack_now = true;
-	}
 	uet_pdc_rx_commit(&qp->rx, pds.psn);
 	uet_resp_check_hole(qp);
-	uet_resp_ack_hold(qp, ktime_to_ns(skb->tstamp));
-	uet_resp_ack_trigger(resp, pds.psn, skb);
-	if (pds.flags & UET_PDS_REQ_F_ACKREQ)
-		resp->ack_now = true;
-	/* The ACK tells which path marked the packet only while it is the
-	 * newest the ACK covers.
-	 */
-	if (resp->ack_ecn)
-		uet_qp_send_ack(qp, ktime_to_ns(skb->tstamp));
+	ap.ackreq = pds.flags & UET_PDS_REQ_F_ACKREQ;
+	/* A mark since the last ACK: the ACK goes before the next packet. */
+	if (uet_ack_new(&resp->ack, &ap, uet_param(udev, ack_every),
+			uet_param(udev, ack_delay_us),
+			uet_param(udev, rto_min_us)))
+		uet_qp_send_ack(qp, ap.t);
 	uet_resp_complete(qp);
 	return true;
 }
@@ -813,34 +763,25 @@ void uet_resp_rcv(struct uet_qp *qp, struct sk_buff *skb)
 	consume_skb(skb);
 }
 
-/* Send the coalesced ACK when due, or make sure a timer will. An ACK is
- * due at once for what the sender asked (ACKREQ: the end of a message or
- * of a burst), a reordering, a mark or a duplicate; after ack_every new
- * packets; else at the deadline uet_resp_ack_hold() set. The timer is a
- * lazy backstop, as the retransmit timer is: armed only when none is
- * queued, never cancelled by an ACK that went out sooner; its expiry
- * finds what is due then (starting and cancelling a timer reads the
- * clock and reprograms the timer device, which costs more than a packet
- * under emulation). A pass that finds the deadline past while the timer
- * is queued leaves the ACK to it: under a slow host every pass would.
+/* At the end of a pass: send the coalesced ACK when due, or make sure
+ * its timer will, as uet_ack_due() says.
  */
 void uet_resp_ack(struct uet_qp *qp, u64 now)
 {
-	struct uet_resp *resp = qp->resp;
+	struct uet_ack *a = &qp->resp->ack;
 
-	if (!resp->ack_now && !resp->ack_pending)
-		return;
-	if (!resp->ack_now && resp->ack_pending < uet_param(qp->udev, ack_every)) {
-		if (hrtimer_is_queued(&qp->ack_timer))
-			return;
-		if (now < resp->ack_deadline_ns) {
-			hrtimer_start(&qp->ack_timer,
-				      ns_to_ktime(resp->ack_deadline_ns - now),
-				      HRTIMER_MODE_REL);
-			return;
-		}
+	switch (uet_ack_due(a, now, uet_param(qp->udev, ack_every),
+			    hrtimer_is_queued(&qp->ack_timer))) {
+	case UET_ACK_NONE:
+		break;
+	case UET_ACK_ARM:
+		hrtimer_start(&qp->ack_timer, ns_to_ktime(a->deadline_ns - now),
+			      HRTIMER_MODE_REL);
+		break;
+	case UET_ACK_SEND:
+		uet_qp_send_ack(qp, now);
+		break;
 	}
-	uet_qp_send_ack(qp, now);
 }
 
 /* The QP is in error: receive WQEs complete with a flush status, a
@@ -853,8 +794,7 @@ bool uet_resp_flush(struct uet_qp *qp)
 	u32 n;
 
 	hrtimer_try_to_cancel(&qp->ack_timer);
-	resp->ack_pending = 0;
-	resp->ack_now = false;
+	uet_ack_cancel(&resp->ack);
 	while (resp->rmsg_done != resp->rmsg_bound) {
 		m = &resp->rmsg[resp->rmsg_done % UET_RMSG_MAX];
 		uet_resp_post_cqe(qp, m, IB_WC_WR_FLUSH_ERR);

@@ -4,7 +4,7 @@
  * its sender (requester.h) runs the module's PDC, congestion control
  * (cc.h) and load balancer (lb.h, on an entropy-value table of ev.h) as
  * net/uet/req.c does, its receiver (responder.h) the PDC's receive side
- * and the ACK policy of net/uet/resp.c. A host's NIC sends its flows'
+ * and the ACK policy of net/uet/ack.c. A host's NIC sends its flows'
  * packets in turn, when free.
  */
 #ifndef _SIM_HOST_H

@@ -1,23 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A flow's receiver: the module's receive window and SACK (struct
- * uet_pdc_rx of net/uet/pdc.c, and its uet_pdc_ack_hold(), compiled in)
- * under the ACK policy of net/uet/resp.c and the control packets of
- * net/uet/ctl.c, which are not pure (sk_buffs, hrtimers, the device's
- * parameters) and are mirrored in responder.c call for call: when an
- * ACK goes (at once for a reordering, a duplicate, a mark, ACKREQ;
- * after ack_every packets; else when the hold uet_pdc_ack_hold() sets
- * runs out), what it carries (cumulative PSN, SACK bitmap, the mark, a
- * duplicate seen, the triggering packet's entropy value, the time it
- * was held), two copies after a retransmission, NACKs of trimmed
- * packets and of holes that outlive the reordering tolerance, CNPs, all
- * on the control entropy values of uet_qp_ctl_entropy().
+ * uet_pdc_rx of net/uet/pdc.c) under its ACK policy (struct uet_ack of
+ * net/uet/ack.c), both compiled in: when an ACK goes (at once for a
+ * reordering, a duplicate, a mark, ACKREQ; after ack_every packets;
+ * else when the hold uet_pdc_ack_hold() sets runs out), what it carries
+ * (cumulative PSN, SACK bitmap, the mark, a duplicate seen, the
+ * triggering packet's entropy value, the time it was held), two copies
+ * after a retransmission, NACKs of holes that outlive the reordering
+ * tolerance, the control entropy values. responder.c calls it where
+ * net/uet/resp.c and ctl.c do, and sends what it decides, with NACKs of
+ * trimmed packets and CNPs.
  */
 #ifndef _SIM_RESPONDER_H
 #define _SIM_RESPONDER_H
 
 #include <linux/types.h>
 
+#include "ack.h"
 #include "ev.h"
 #include "pdc.h"
 #include "timer.h"
@@ -36,19 +36,8 @@ struct pkt;
 
 struct resp {
 	struct uet_pdc_rx rx;
-	/* ACK coalescing (struct uet_resp's). */
-	u32 ack_pending;	/* packets not yet acknowledged */
-	u32 ack_psn;		/* the packet the next ACK answers */
-	u16 ack_ev;		/* ... its entropy value */
-	u64 ack_rx_ns;		/* ... its arrival */
-	bool ack_now, ack_ecn, ack_dup, ack_retx;
-	u64 ack_deadline_ns;
-	struct uet_pdc_ack_hold hold;
+	struct uet_ack ack;	/* ACK coalescing, the NACK of a hole */
 	struct sim_timer ack_timer;
-	/* The first hole, for NACK PKT_NOT_RCVD. */
-	u32 hole_psn;
-	u64 hole_since_ns;
-	bool hole_nacked;
 	/* The receiving host's values towards the sender (its peer's):
 	 * control packets spread over them.
 	 */
