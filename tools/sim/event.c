@@ -3,9 +3,9 @@
  * The event queue (event.h). Ties in time go to the event scheduled
  * first: the heap alone would order them by where they sit in it.
  */
-#include <stdio.h>
 #include <stdlib.h>
 
+#include "alloc.h"
 #include "event.h"
 
 void evq_init(struct evq *q)
@@ -31,11 +31,8 @@ void evq_at(struct evq *q, u64 t, evq_fn fn, void *a, void *b)
 
 	if (q->n == q->cap) {
 		q->cap = q->cap ? 2 * q->cap : 1024;
-		q->heap = realloc(q->heap, q->cap * sizeof(*q->heap));
-		if (!q->heap) {
-			perror("uet-sim: event queue");
-			exit(2);
-		}
+		q->heap = sim_realloc(q->heap, q->cap * sizeof(*q->heap),
+				      "event queue");
 	}
 	for (i = q->n++; i; i = (i - 1) / 2) {
 		if (!evq_before(&e, &q->heap[(i - 1) / 2]))

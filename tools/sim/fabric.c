@@ -4,11 +4,11 @@
  * part of a nanosecond a packet's serialisation leaves over is carried to
  * the next one.
  */
-#include <stdio.h>
 #include <stdlib.h>
 
 #include <linux/time64.h>
 
+#include "alloc.h"
 #include "fabric.h"
 #include "sch_uet_law.h"
 
@@ -35,12 +35,8 @@ struct pkt *pkt_new(struct pkt_pool *pool)
 	int i;
 
 	if (!pool->free) {
-		struct pkt_slab *s = calloc(1, sizeof(*s));
+		struct pkt_slab *s = sim_calloc(1, sizeof(*s), "packets");
 
-		if (!s) {
-			perror("uet-sim: packets");
-			exit(2);
-		}
 		s->next = pool->slabs;
 		pool->slabs = s;
 		for (i = PKT_SLAB - 1; i >= 0; i--) {

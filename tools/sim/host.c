@@ -3,25 +3,14 @@
  * Hosts and flows (host.h): the NIC's turns among a host's flows, what
  * arrives at a host, and the flows' life.
  */
-#include <stdio.h>
 #include <stdlib.h>
 
 #include <linux/kernel.h>
 
+#include "alloc.h"
 #include "hash.h"
 #include "host.h"
 #include "probe.h"
-
-static void *host_calloc(size_t n, size_t size)
-{
-	void *p = calloc(n, size);
-
-	if (!p) {
-		perror("uet-sim: hosts");
-		exit(2);
-	}
-	return p;
-}
 
 struct uet_ev_table *host_peer_values(const struct sim *s, u32 from, u32 to)
 {
@@ -31,10 +20,8 @@ struct uet_ev_table *host_peer_values(const struct sim *s, u32 from, u32 to)
 	struct uet_ev_table *t;
 
 	t = uet_ev_table_alloc(uet_lb_set_base(hash, count), count);
-	if (!t) {
-		perror("uet-sim: entropy values");
-		exit(2);
-	}
+	if (!t)
+		sim_nomem("entropy values");
 	return t;
 }
 
@@ -123,7 +110,7 @@ void hosts_init(struct sim *s)
 {
 	u32 i;
 
-	s->hosts = host_calloc(s->topo.nhosts, sizeof(*s->hosts));
+	s->hosts = sim_calloc(s->topo.nhosts, sizeof(*s->hosts), "hosts");
 	for (i = 0; i < s->topo.nhosts; i++) {
 		struct host *h = &s->hosts[i];
 
@@ -140,7 +127,7 @@ void hosts_init(struct sim *s)
 
 void flows_alloc(struct sim *s, u32 n)
 {
-	s->flows = host_calloc(n, sizeof(*s->flows));
+	s->flows = sim_calloc(n, sizeof(*s->flows), "hosts");
 	s->nflows = n;
 }
 
@@ -201,7 +188,7 @@ void flows_start(struct sim *s)
 		struct host *h = &s->hosts[s->flows[i].src];
 
 		if (!h->send)
-			h->send = host_calloc(s->nflows, sizeof(*h->send));
+			h->send = sim_calloc(s->nflows, sizeof(*h->send), "hosts");
 		h->send[h->nsend++] = &s->flows[i];
 	}
 	for (i = 0; i < s->nflows; i++)

@@ -3,23 +3,19 @@
  * The delivery meter (meter.h). Bins are whole: a rate over part of one
  * would read low at the ends.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <linux/limits.h>
 #include <linux/minmax.h>
 
+#include "alloc.h"
 #include "meter.h"
 
 struct meter *meter_new(u64 bin_ns, u64 at_ns, u32 nflows)
 {
-	struct meter *m = calloc(1, sizeof(*m));
+	struct meter *m = sim_calloc(1, sizeof(*m), "meter");
 
-	if (!m) {
-		perror("uet-sim: meter");
-		exit(2);
-	}
 	m->bin_ns = bin_ns;
 	m->origin_ns = at_ns % bin_ns;
 	m->nflows = nflows;
@@ -50,12 +46,8 @@ void meter_add(struct meter *m, u32 flow, u64 now, u32 bytes)
 
 	if (b >= m->nbins) {
 		n = max(2 * m->nbins, b + 1024);
-		m->bytes = realloc(m->bytes, (size_t)n * m->nflows *
-				   sizeof(*m->bytes));
-		if (!m->bytes) {
-			perror("uet-sim: meter");
-			exit(2);
-		}
+		m->bytes = sim_realloc(m->bytes, (size_t)n * m->nflows *
+				       sizeof(*m->bytes), "meter");
 		memset(m->bytes + (size_t)m->nbins * m->nflows, 0,
 		       (size_t)(n - m->nbins) * m->nflows * sizeof(*m->bytes));
 		m->nbins = n;

@@ -3,12 +3,12 @@
  * What a run measured (report.h): the flows, the ports, and what the
  * scenario's groups add.
  */
-#include <stdio.h>
 #include <stdlib.h>
 
 #include <linux/kernel.h>
 #include <linux/time64.h>
 
+#include "alloc.h"
 #include "fault.h"
 #include "host.h"
 #include "meter.h"
@@ -27,11 +27,7 @@ static void report_flows(const struct sim *s, struct run_result *r)
 	u64 *fct, total = 0;
 	u32 i, n = 0;
 
-	fct = calloc(s->nflows, sizeof(*fct));
-	if (!fct) {
-		perror("uet-sim: report");
-		exit(2);
-	}
+	fct = sim_calloc(s->nflows, sizeof(*fct), "report");
 	for (i = 0; i < s->nflows; i++) {
 		const struct flow *f = &s->flows[i];
 		double rate;

@@ -9,6 +9,7 @@
 #include <linux/kernel.h>
 #include <linux/time64.h>
 
+#include "alloc.h"
 #include "fault.h"
 #include "host.h"
 #include "meter.h"
@@ -385,11 +386,8 @@ void report_begin(struct report *rep, const struct sim *s)
 	rep->busy_min = U64_MAX;
 	rep->busy_max = 0;
 	rep->hist_len = t->leaves * t->spines + 1;
-	rep->busy_hist = calloc(rep->hist_len, sizeof(*rep->busy_hist));
-	if (!rep->busy_hist) {
-		perror("uet-sim: report");
-		exit(2);
-	}
+	rep->busy_hist = sim_calloc(rep->hist_len, sizeof(*rep->busy_hist),
+				    "report");
 	fputs(rep->json ? "{\"params\": {" : "", rep->out);
 	report_sets(rep, &rp, &base, 1, false, true);
 	report_cc_params(rep, p);

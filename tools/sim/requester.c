@@ -12,6 +12,7 @@
 #include <linux/slab.h>
 #include <linux/time64.h>
 
+#include "alloc.h"
 #include "host.h"
 #include "probe.h"
 #include "psn.h"
@@ -336,10 +337,8 @@ static struct uet_pdc_pkt *req_push(struct flow *f, u32 psn, u8 *flags)
 	struct uet_pdc_tx *tx = &f->req.tx;
 	struct uet_pdc_pkt *pkt;
 
-	if (uet_pdc_tx_reserve(tx, GFP_KERNEL_ACCOUNT)) {
-		perror("uet-sim: PDC ring");
-		exit(2);
-	}
+	if (uet_pdc_tx_reserve(tx, GFP_KERNEL_ACCOUNT))
+		sim_nomem("PDC ring");
 	uet_pdc_tx_push(tx, f, flow_pkt_bytes(f, psn), flow_now(f));
 	if (req_ackreq(f, psn))
 		*flags |= UET_PDS_REQ_F_ACKREQ;

@@ -6,9 +6,8 @@
  * module's engine per packet: the receive softirq runs one as each
  * arrives.
  */
-#include <stdio.h>
-#include <stdlib.h>
 
+#include "alloc.h"
 #include "host.h"
 #include "meter.h"
 #include "responder.h"
@@ -163,10 +162,8 @@ void resp_init(struct flow *f)
 	struct resp *r = &f->resp;
 
 	/* Whatever window a peer with any mpr setting may use (qp.c). */
-	if (uet_pdc_rx_init(&r->rx, UET_PDC_WIN_MAX, 0)) {
-		perror("uet-sim: PDC receiver");
-		exit(2);
-	}
+	if (uet_pdc_rx_init(&r->rx, UET_PDC_WIN_MAX, 0))
+		sim_nomem("PDC receiver");
 	timer_init(&r->ack_timer, &f->sim->evq, resp_ack_fire, f);
 }
 

@@ -12,6 +12,7 @@
 
 #include <linux/kernel.h>
 
+#include "alloc.h"
 #include "host.h"
 #include "series.h"
 
@@ -114,13 +115,9 @@ static u64 series_watch(void *ctx, u64 t)
 struct series *series_open(struct sim *s, const char *path, u64 bin_ns,
 			   u64 at_ns)
 {
-	struct series *sr = calloc(1, sizeof(*sr));
+	struct series *sr = sim_calloc(1, sizeof(*sr), "--series");
 
-	if (!sr)
-		goto nomem;
-	sr->rcvd = calloc(s->nflows, sizeof(*sr->rcvd));
-	if (!sr->rcvd)
-		goto nomem;
+	sr->rcvd = sim_calloc(s->nflows, sizeof(*sr->rcvd), "--series");
 	sr->s = s;
 	sr->path = path;
 	sr->bin_ns = bin_ns;
@@ -133,9 +130,6 @@ struct series *series_open(struct sim *s, const char *path, u64 bin_ns,
 	s->evq.watch_ctx = sr;
 	s->evq.watch_ns = sr->end_ns;
 	return sr;
-nomem:
-	perror("uet-sim: --series");
-	exit(2);
 }
 
 void series_close(struct series *sr, u64 end_ns)

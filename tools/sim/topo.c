@@ -4,13 +4,13 @@
  * settings UE 1.0 section 3.6.17 gives a switch in terms of the plane
  * BDP, the line rate times the base RTT, or uet tune's (tune_size.h).
  */
-#include <stdio.h>
 #include <stdlib.h>
 
 #include <linux/math.h>
 #include <linux/math64.h>
 #include <linux/time64.h>
 
+#include "alloc.h"
 #include "hash.h"
 #include "topo.h"
 #include "tune_size.h"
@@ -29,17 +29,6 @@
 u64 topo_line_ns(u64 bytes, u64 rate_bps)
 {
 	return bytes * 8 * NSEC_PER_SEC / rate_bps;
-}
-
-static void *topo_calloc(size_t n, size_t size)
-{
-	void *p = calloc(n, size);
-
-	if (!p) {
-		perror("uet-sim: topology");
-		exit(2);
-	}
-	return p;
 }
 
 static void topo_switch_port(struct topo *t, struct port *p)
@@ -164,12 +153,12 @@ void topo_init(struct topo *t, const struct topo_cfg *cfg, struct evq *evq,
 		t->pmax = TOPO_PMAX_PCT;
 	}
 
-	t->leaf = topo_calloc(cfg->leaves, sizeof(*t->leaf));
-	t->spine = topo_calloc(cfg->spines, sizeof(*t->spine));
-	t->nic = topo_calloc(nhosts, sizeof(*t->nic));
-	t->down = topo_calloc(nhosts, sizeof(*t->down));
-	t->up = topo_calloc(cfg->leaves * cfg->spines, sizeof(*t->up));
-	t->sdown = topo_calloc(cfg->leaves * cfg->spines, sizeof(*t->sdown));
+	t->leaf = sim_calloc(cfg->leaves, sizeof(*t->leaf), "topology");
+	t->spine = sim_calloc(cfg->spines, sizeof(*t->spine), "topology");
+	t->nic = sim_calloc(nhosts, sizeof(*t->nic), "topology");
+	t->down = sim_calloc(nhosts, sizeof(*t->down), "topology");
+	t->up = sim_calloc(cfg->leaves * cfg->spines, sizeof(*t->up), "topology");
+	t->sdown = sim_calloc(cfg->leaves * cfg->spines, sizeof(*t->sdown), "topology");
 
 	for (i = 0; i < cfg->leaves; i++)
 		t->leaf[i] = (struct topo_switch){ t, i };

@@ -2,22 +2,18 @@
 /*
  * Scenario traffic (workload.h). Every flow starts at time 0.
  */
-#include <stdio.h>
 #include <stdlib.h>
 
 #include <linux/prandom.h>
 
+#include "alloc.h"
 #include "hash.h"
 #include "host.h"
 #include "workload.h"
 
 static void wl_focus(struct sim *s, const char *name, u32 n)
 {
-	s->focus = calloc(n, sizeof(*s->focus));
-	if (!s->focus) {
-		perror("uet-sim: workload");
-		exit(2);
-	}
+	s->focus = sim_calloc(n, sizeof(*s->focus), "workload");
 	s->nfocus = n;
 	s->focus_name = name;
 }
@@ -53,11 +49,7 @@ void wl_perm(struct sim *s)
 	u32 n = t->nhosts, i, j, *to;
 	struct rnd_state rnd;
 
-	to = calloc(n, sizeof(*to));
-	if (!to) {
-		perror("uet-sim: workload");
-		exit(2);
-	}
+	to = sim_calloc(n, sizeof(*to), "workload");
 	for (i = 0; i < n; i++)
 		to[i] = i;
 	/* Sattolo's shuffle: one cycle through every host, so none sends

@@ -8,5 +8,6 @@
 
 #define fallthrough		__attribute__((__fallthrough__))
 #define __packed		__attribute__((__packed__))
+#define __noreturn		__attribute__((__noreturn__))
 
 #endif /* _SIM_LINUX_COMPILER_TYPES_H */
