@@ -97,30 +97,39 @@ add_summary() {
 	fi
 }
 
-# host_test NAME: a test run on the host (some boot their own VMs),
-# counted by its exit status.
-host_test() {
-	local start=$SECONDS
+# host_run NAME: tools/testing/NAME.sh on the host (some boot their own
+# VMs) between a line "== NAME" and one with its time; its exit status.
+host_run() {
+	local start=$SECONDS rc=0
 	echo "== $1"
-	if "tools/testing/$1.sh"; then
+	"tools/testing/$1.sh" || rc=$?
+	echo "== $1: $((SECONDS - start)) s"
+	return "$rc"
+}
+
+# counted NAME RC: a host test that exited with RC, in the totals.
+counted() {
+	if [ "$2" -eq 0 ]; then
 		passed=$((passed + 1))
 	else
 		failed=$((failed + 1)) failed_names+=" $1"
 	fi
-	echo "== $1: $((SECONDS - start)) s"
 }
 
-# host_test_end NAME PID FILE: a host test started in the background as
-# PID, its output in FILE, counted by its exit status.
+# host_test NAME: host_run NAME, counted.
+host_test() {
+	local rc=0
+	host_run "$1" || rc=$?
+	counted "$1" "$rc"
+}
+
+# host_test_end NAME PID FILE: a host_run started in the background as
+# PID, its output in FILE, counted.
 host_test_end() {
 	local rc=0
 	wait "$2" || rc=$?
 	cat "$3"
-	if [ "$rc" -eq 0 ]; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1)) failed_names+=" $1"
-	fi
+	counted "$1" "$rc"
 }
 
 t0=$(date +%s)
@@ -138,14 +147,7 @@ t0=$(date +%s)
 } &
 debug_pid=$!
 # sparse, coccinelle, kernel-doc and checkpatch on our kernel files.
-{
-	start=$SECONDS
-	echo "== lint"
-	nice -n 19 tools/testing/lint.sh
-	rc=$?
-	echo "== lint: $((SECONDS - start)) s"
-	exit $rc
-} >"$scratch/lint" 2>&1 &
+(renice -n 19 -p "$BASHPID" >/dev/null && host_run lint) >"$scratch/lint" 2>&1 &
 lint_pid=$!
 
 # The control laws in the packet simulator, on fixed seeds (a second).
