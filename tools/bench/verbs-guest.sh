@@ -20,7 +20,8 @@
 # BENCH_ROUNDS=N repeats each shape's veth runs N times in turn (the
 # result lines say round=R), so that the modes and TCP see alike the
 # moments of a noisy host; BENCH_LOOP=0 leaves out the loopback runs and
-# the profile.
+# the profile; BENCH_PROFILE=SIZE:QPS the shape profiled (default 65536:1),
+# and with BENCH_LOOP=0 the profile alone after the veth runs.
 #
 # perftest's own MB/s are wrong under QEMU (it converts TSC cycles with a
 # frequency the emulated TSC does not have): nothing of its output is used.
@@ -57,6 +58,7 @@ SHAPES=${BENCH_SHAPES:-65536:1 1048576:1 4096:1 65536:4}
 LBCC=${BENCH_LBCC:-}
 ROUNDS=${BENCH_ROUNDS:-1}
 LOOP=${BENCH_LOOP:-1}
+PROFILE=${BENCH_PROFILE:-}
 ROUND=1
 PORT=18515 IPERF_PORT=5201
 HZ=$(getconf CLK_TCK)
@@ -390,7 +392,7 @@ print(s["bytes"] / s["seconds"] / 1e6)' "$T/iperf3.json")
 		"${d[tx_packets]}" "${d[cpu]}" "pkts=veth-frames"
 }
 
-# profile: perf's view of all CPUs during the uet veth 64 KiB run (the
+# profile SIZE QPS: perf's view of all CPUs during a uet veth run (the
 # kernel work is in softirqs and work items, not in perftest): the top 10
 # symbols without the idle loop, and the share of each binary or module,
 # over WIN s of the steady window. perf takes most of a minute to start
@@ -400,7 +402,7 @@ print(s["bytes"] / s["seconds"] / 1e6)' "$T/iperf3.json")
 # and the report picks the window by time: perf stamps samples with
 # CLOCK_MONOTONIC, which is /proc/uptime in a VM that never suspends.
 profile() {
-	local f=$HW/uet1/ports/1/hw_counters/rx_packets v0 v1 t0 t1 pid bpid
+	local size=$1 qps=$2 f=$HW/uet1/ports/1/hw_counters/rx_packets v0 v1 t0 t1 pid bpid
 	local idle='^(native_safe_halt|default_idle|arch_cpu_idle|cpu_idle_poll|acpi_idle|mwait_idle|intel_idle|poll_idle|cpuidle|do_idle|default_idle_call)'
 	rm -f "$T/perf.ctl" "$T/perf.ack"
 	mkfifo "$T/perf.ctl" "$T/perf.ack"
@@ -410,7 +412,7 @@ profile() {
 	timeout 300 bash -c "echo enable >$T/perf.ctl && read -r _ <$T/perf.ack" ||
 		{ cat "$T/perf.log"; fail "perf did not start"; }
 	v0=$(cat "$f")
-	bw b uet1 a uet0 10.0.0.2 65536 1 -D $((WARM + WIN + 4)) >"$T/prof-bw" &
+	bw b uet1 a uet0 10.0.0.2 "$size" "$qps" -D $((WARM + WIN + 4)) >"$T/prof-bw" &
 	bpid=$!
 	wait_for 60 moved "$f" "$v0" || fail "profile: no traffic"
 	sleep "$WARM"
@@ -424,17 +426,23 @@ profile() {
 	wait "$bpid" || { cat "$T/prof-bw"; fail "profile: ib_write_bw"; }
 	perf report -i "$T/perf.data" --time "$t0,$t1" --no-children --sort symbol --stdio -g none \
 		2>/dev/null | awk -v idle="$idle" -v mtu="$mtu" -v t0="$t0" -v t1="$t1" \
-		-v n=$((v1 - v0)) '
+		-v n=$((v1 - v0)) -v size="$size" -v qps="$qps" '
 		$1 ~ /%$/ && $3 ~ idle { i += $1; next }
 		$1 ~ /%$/ && k < 10 { top[++k] = sprintf("  %7s  %s %s", $1, $2, $3) }
 		END {
-			printf "perf profile: uet veth 64 KiB 1 QP, MTU %s, all CPUs, %.1f s (uet1 received %d packets); top 10 symbols of all samples (idle, %.1f%%, left out):\n", mtu, t1 - t0, n, i
+			printf "perf profile: uet veth %d KiB %d QP, MTU %s, all CPUs, %.1f s (uet1 received %d packets); top 10 symbols of all samples (idle, %.1f%%, left out):\n", size / 1024, qps, mtu, t1 - t0, n, i
 			for (j = 1; j <= k; j++) print top[j]
 		}'
 	echo "  by binary (the kernel's includes its modules; user space is mostly perftest polling):"
 	perf report -i "$T/perf.data" --time "$t0,$t1" --no-children --sort dso --stdio -g none \
 		2>/dev/null |
 		awk '$1 ~ /%$/ && n++ < 6 { printf "  %7s  %s\n", $1, $2 }'
+	# Who runs it, CPU by CPU: the application's doorbells, the work
+	# items (kworker), softirqs on their own (ksoftirqd), idle (swapper).
+	echo "  by CPU and task (idle included):"
+	perf report -i "$T/perf.data" --time "$t0,$t1" --no-children --sort cpu,comm --stdio \
+		-g none 2>/dev/null |
+		awk '$1 ~ /%$/ && $1 + 0 >= 1 { printf "  %7s  CPU %s %s\n", $1, $2, $3 }'
 	# perf finds rdma_uet's symbols in /proc/kallsyms (it has no path
 	# to the .ko) and counts them as the kernel's: sum them from there.
 	perf report -i "$T/perf.data" --time "$t0,$t1" --no-children --sort symbol --stdio -g none \
@@ -515,8 +523,10 @@ for mtu in $MTUS; do
 		done
 		ROUND=1
 	done
+	[ "$LOOP" = 1 ] || [ -n "$PROFILE" ] || continue
+	prof=${PROFILE:-65536:1}
+	profile "${prof%:*}" "${prof#*:}"
 	[ "$LOOP" = 1 ] || continue
-	profile
 	for shape in $SHAPES; do
 		size=${shape%:*} qps=${shape#*:}
 		rxe_up

@@ -17,6 +17,8 @@
 #                          devices' defaults (e.g. "single/none")
 #   BENCH_ROUNDS=1         veth runs of each shape, the modes and TCP in turn
 #   BENCH_LOOP=1           0: no loopback runs (rxe, uet) and no profile
+#   BENCH_PROFILE=S:Q      the shape the profile runs (default 65536:1);
+#                          with BENCH_LOOP=0 the profile alone
 #   BENCH_OUT=FILE         keep the guest's raw output there
 #   BENCH_DIR=DIR          also write throughput-mtuMTU.dat there and draw
 #                          a PNG of each (tools/bench/plots/, gnuplot)
@@ -30,7 +32,7 @@ set -euo pipefail
 . "$(dirname "$0")/host-lib.sh"
 bench_env "BENCH_MTU=1500 9000" BENCH_WIN=10 BENCH_QUICK= BENCH_RPS= \
 	"BENCH_SHAPES=65536:1 1048576:1 4096:1 65536:4" BENCH_LBCC= BENCH_ROUNDS=1 \
-	BENCH_LOOP=1
+	BENCH_LOOP=1 BENCH_PROFILE=
 bench_boot BENCH_OUT 2400 tools/bench/verbs-guest.sh "$@"
 
 # The summary, from the guest's "result k=v ..." lines.
