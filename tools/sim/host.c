@@ -14,7 +14,7 @@
 
 struct uet_ev_table *host_peer_values(const struct sim *s, u32 from, u32 to)
 {
-	u32 count = UET_LB_EV_COUNT_DEFAULT;
+	u32 count = s->p->entropy_count;
 	/* Where the values start: a hash of the pair, as peer.c's. */
 	u32 hash = sim_hash(s->seed, 6, from, to, 0) >> 32;
 	struct uet_ev_table *t;
@@ -135,7 +135,7 @@ void flow_init(struct sim *s, u32 i, u32 src, u32 dst, u64 bytes)
 {
 	const struct sim_params *p = s->p;
 	const struct uet_lb_conf conf = {
-		.reps_ring = UET_LB_REPS_RING_DEFAULT,
+		.reps_ring = p->reps_ring,
 		.reps_freeze_us = UET_LB_REPS_FREEZE_US_DEFAULT,
 	};
 	u32 mbps = p->rate_gbps * 1000;

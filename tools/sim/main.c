@@ -45,8 +45,8 @@ static void sim_usage(FILE *out)
 	      "         [--cc-param NAME=VALUE]... [--flowlet N] [--bytes N]\n"
 	      "         [--senders N] [--mpr N] [--rto-min-us N] [--max-us N]\n"
 	      "         [--tune] [--fail-us N] [--fail-spine N] [--slow-pct N]\n"
-	      "         [--probe-us N] [--bin-ns N] [--series FILE] [--timing]\n"
-	      "         [--json]\n"
+	      "         [--probe-us N] [--entropy-count N] [--reps-ring N]\n"
+	      "         [--bin-ns N] [--series FILE] [--timing] [--json]\n"
 	      "scenarios:\n", out);
 	for (i = 0; i < sim_nscenarios; i++)
 		fprintf(out, "  %-12s %s\n", sim_scenarios[i].name,
@@ -191,6 +191,8 @@ enum {
 	OPT_FAIL_SPINE,
 	OPT_SLOW,
 	OPT_PROBE,
+	OPT_EVS,
+	OPT_RING,
 	OPT_BIN,
 	OPT_SERIES,
 	OPT_TIMING,
@@ -223,6 +225,8 @@ static const struct option sim_options[] = {
 	{ "fail-spine", required_argument, NULL, OPT_FAIL_SPINE },
 	{ "slow-pct", required_argument, NULL, OPT_SLOW },
 	{ "probe-us", required_argument, NULL, OPT_PROBE },
+	{ "entropy-count", required_argument, NULL, OPT_EVS },
+	{ "reps-ring", required_argument, NULL, OPT_RING },
 	{ "bin-ns", required_argument, NULL, OPT_BIN },
 	{ "series", required_argument, NULL, OPT_SERIES },
 	{ "timing", no_argument, NULL, OPT_TIMING },
@@ -351,6 +355,14 @@ static bool sim_parse(int argc, char **argv, struct sim_params *p,
 			p->probe_us = parse_u64("probe-us", optarg, 100,
 						10000000);
 			break;
+		case OPT_EVS:
+			p->entropy_count = parse_u64("entropy-count", optarg, 1,
+						     UET_LB_EV_SPACE);
+			break;
+		case OPT_RING:
+			p->reps_ring = parse_u64("reps-ring", optarg, 1,
+						 UET_LB_REPS_RING_MAX);
+			break;
 		case OPT_BIN:
 			p->bin_ns = parse_u64("bin-ns", optarg, 1, 100000000);
 			break;
@@ -471,6 +483,8 @@ int main(int argc, char **argv)
 		.rto_min_us = 1000,
 		.max_ns = 100 * NSEC_PER_MSEC,
 		.probe_us = PROBE_INTERVAL_US,
+		.entropy_count = UET_LB_EV_COUNT_DEFAULT,
+		.reps_ring = UET_LB_REPS_RING_DEFAULT,
 	};
 	char **cc_params = calloc(argc, sizeof(*cc_params));
 	u32 ncc_params = 0, j;

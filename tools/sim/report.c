@@ -80,7 +80,7 @@ static void report_switch_port(const struct port_stats *st,
 static void report_ports(const struct sim *s, struct run_result *r)
 {
 	const struct topo *t = &s->topo;
-	u64 first = U64_MAX, last = 0, line = 0;
+	u64 first = U64_MAX, last = 0, line = 0, up_bytes = 0;
 	u32 i, nup = t->leaves * t->spines;
 
 	for (i = 0; i < s->nfocus; i++) {
@@ -98,6 +98,14 @@ static void report_ports(const struct sim *s, struct run_result *r)
 						(last - first));
 	for (i = 0; i < nup; i++)
 		r->busy_uplinks += !!t->up[i].st.data_pkts;
+	for (i = 0; i < t->spines; i++)
+		up_bytes += t->up[i].st.data_bytes;
+	for (i = 0; up_bytes && i < t->spines; i++) {
+		double share = (double)t->up[i].st.data_bytes / up_bytes;
+
+		r->up_share_min = i ? min(r->up_share_min, share) : share;
+		r->up_share_max = max(r->up_share_max, share);
+	}
 	/* Drops, marks and the peak queue: every switch port. */
 	for (i = 0; i < t->nhosts; i++)
 		report_switch_port(&t->down[i].st, r);

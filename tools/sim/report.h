@@ -20,6 +20,10 @@ struct run_result {
 	double focus_util;	/* line time / (ports x their busy span) */
 	u64 focus_busy;		/* focus ports that carried data */
 	u64 busy_uplinks;	/* leaf-to-spine ports that carried data */
+	/* Leaf 0's uplinks: the least and the most of its data bytes one
+	 * of them carried up.
+	 */
+	double up_share_min, up_share_max;
 	double jain;		/* of the flows' rates, bytes / FCT */
 	double goodput_gbps;	/* all flows' bytes / end_ns */
 	u64 fct_mean_ns, fct_p99_ns, fct_max_ns;

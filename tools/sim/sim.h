@@ -52,6 +52,8 @@ struct sim_params {
 	u64 fail_ns;
 	u32 fail_spine, slow_pct;
 	u32 probe_us;		/* interval of a value's probes */
+	u32 entropy_count;	/* values per peer, as the module's */
+	u32 reps_ring;		/* REPS's recycled values, as the module's */
 	u64 bin_ns;		/* the meter's and series' bins; 0: base RTT */
 	const char *series;	/* a file for the time series, or NULL */
 	bool json;
