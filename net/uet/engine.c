@@ -52,6 +52,8 @@
  * As rxe_task does (drivers/infiniband/sw/rxe/rxe_task.c), and siw's
  * siw_qp_sq_process(), which sends inside post_send.
  */
+#include <linux/cpumask.h>
+#include <linux/hash.h>
 #include <linux/interrupt.h>
 #include <linux/wait_bit.h>
 
@@ -118,10 +120,34 @@ void uet_engine_wq_exit(void)
 		destroy_workqueue(uet_engine_any_wq);
 }
 
+/* Another online CPU than @here, the same one for @eng while the CPUs
+ * stay, or WORK_CPU_UNBOUND if there is none.
+ */
+static int uet_engine_other_cpu(const struct uet_engine *eng, int here)
+{
+	unsigned int n = num_online_cpus();
+	unsigned int cpu;
+
+	if (n < 2)
+		return WORK_CPU_UNBOUND;
+	cpu = cpumask_nth(hash_ptr(eng, 16) % (n - 1), cpu_online_mask);
+	if (cpu == here)
+		cpu = cpumask_nth(n - 1, cpu_online_mask);
+	return cpu < nr_cpu_ids ? cpu : WORK_CPU_UNBOUND;
+}
+
 static void uet_engine_queue_work(struct uet_engine *eng)
 {
 	int cpu = READ_ONCE(eng->cpu);
 
+	/* An engine without a CPU of its own, handed off by a softirq that
+	 * interrupted a task's pass (a veth delivers in the sender's
+	 * softirq): on another CPU, as the unbound pool may wake its worker
+	 * here, where it would preempt the task that makes the traffic.
+	 */
+	if (cpu == WORK_CPU_UNBOUND && in_serving_softirq() &&
+	    this_cpu_read(uet_engine_tasks))
+		cpu = uet_engine_other_cpu(eng, smp_processor_id());
 	if (cpu == WORK_CPU_UNBOUND)
 		queue_work(uet_engine_any_wq, &eng->work);
 	else
