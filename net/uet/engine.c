@@ -149,7 +149,7 @@ static void uet_engine_queue_work(struct uet_engine *eng)
 	    this_cpu_read(uet_engine_tasks))
 		cpu = uet_engine_other_cpu(eng, smp_processor_id());
 	if (cpu == WORK_CPU_UNBOUND)
-		queue_work(uet_engine_any_wq, &eng->work);
+		queue_work(uet_engine_any_wq, &eng->any_work);
 	else
 		queue_work_on(cpu, uet_engine_wq, &eng->work);
 }
@@ -208,15 +208,24 @@ static bool uet_engine_leave(struct uet_engine *eng, bool more, bool go_on)
 	return false;
 }
 
-static void uet_engine_work(struct work_struct *work)
+static void uet_engine_do_work(struct uet_engine *eng)
 {
-	struct uet_engine *eng = container_of(work, struct uet_engine, work);
 	bool more;
 
 	if (uet_engine_enter(eng)) {
 		more = uet_engine_task_pass(eng);
 		uet_engine_leave(eng, more, false);
 	}
+}
+
+static void uet_engine_work(struct work_struct *work)
+{
+	uet_engine_do_work(container_of(work, struct uet_engine, work));
+}
+
+static void uet_engine_any_work(struct work_struct *work)
+{
+	uet_engine_do_work(container_of(work, struct uet_engine, any_work));
 }
 
 /**
@@ -237,6 +246,7 @@ void uet_engine_init(struct uet_engine *eng, uet_engine_pass_t pass,
 	eng->admit = admit;
 	eng->cpu = WORK_CPU_UNBOUND;
 	INIT_WORK(&eng->work, uet_engine_work);
+	INIT_WORK(&eng->any_work, uet_engine_any_work);
 }
 
 /**
@@ -363,6 +373,7 @@ void uet_engine_stop(struct uet_engine *eng)
 	spin_unlock_irq(&eng->lock);
 	wait_var_event(&eng->state, READ_ONCE(eng->state) == UET_ENGINE_IDLE);
 	cancel_work_sync(&eng->work);
+	cancel_work_sync(&eng->any_work);
 }
 
 /**

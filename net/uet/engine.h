@@ -43,6 +43,10 @@ struct uet_engine {
 	uet_engine_pass_t pass;
 	uet_engine_admit_t admit;	/* NULL: admit everything */
 	struct work_struct work;	/* timers, budget overflow, kernel posts */
+	/* The same on the unbound workqueue: a work item is kept from
+	 * running twice at once only within one workqueue.
+	 */
+	struct work_struct any_work;
 	/* Where the work runs: the CPU of the last doorbell, or
 	 * WORK_CPU_UNBOUND (a hint, read and written without the lock).
 	 */
