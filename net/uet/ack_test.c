@@ -99,6 +99,15 @@ static u64 uet_ack_test_warm(struct uet_ack_test *k, u64 t, u64 gap, u32 n)
 	return t;
 }
 
+/* A receiver at the module's defaults after 64 packets 1 us apart, all
+ * acknowledged: returns the last arrival.
+ */
+static u64 uet_ack_test_warmed(struct kunit *test, struct uet_ack_test *k)
+{
+	uet_ack_test_init(test, k, DELAY_US, RTO_MIN_US);
+	return uet_ack_test_warm(k, T0, US, 64);
+}
+
 static void uet_ack_every_test(struct kunit *test)
 {
 	struct uet_ack_test k;
@@ -185,8 +194,7 @@ static void uet_ack_ooo_test(struct kunit *test)
 	u64 t;
 	u32 psn;
 
-	uet_ack_test_init(test, &k, DELAY_US, RTO_MIN_US);
-	t = uet_ack_test_warm(&k, T0, US, 64);
+	t = uet_ack_test_warmed(test, &k);
 	psn = k.rx.next;
 	t += US;
 	uet_ack_test_rcv(&k, psn, t, 0, false);
@@ -218,8 +226,7 @@ static void uet_ack_ce_test(struct kunit *test)
 	u64 t;
 	u32 psn;
 
-	uet_ack_test_init(test, &k, DELAY_US, RTO_MIN_US);
-	t = uet_ack_test_warm(&k, T0, US, 64);
+	t = uet_ack_test_warmed(test, &k);
 	psn = k.rx.next;
 	t += US;
 	KUNIT_EXPECT_TRUE(test, uet_ack_test_rcv(&k, psn, t, 0, true));
@@ -247,8 +254,7 @@ static void uet_ack_ackreq_test(struct kunit *test)
 	struct uet_ack_test k;
 	u64 t;
 
-	uet_ack_test_init(test, &k, DELAY_US, RTO_MIN_US);
-	t = uet_ack_test_warm(&k, T0, US, 64) + US;
+	t = uet_ack_test_warmed(test, &k) + US;
 	KUNIT_EXPECT_FALSE(test, uet_ack_test_rcv(&k, k.rx.next, t,
 						  UET_PDS_REQ_F_ACKREQ, false));
 	KUNIT_EXPECT_EQ(test, k.a.pending, 1U);
@@ -266,8 +272,7 @@ static void uet_ack_dup_test(struct kunit *test)
 	u64 t;
 	u32 old;
 
-	uet_ack_test_init(test, &k, DELAY_US, RTO_MIN_US);
-	t = uet_ack_test_warm(&k, T0, US, 64) + US;
+	t = uet_ack_test_warmed(test, &k) + US;
 	old = k.rx.next - 5;
 	uet_ack_test_rcv(&k, old, t, 0, false);
 	KUNIT_EXPECT_EQ(test, k.a.pending, 0U);
@@ -291,8 +296,7 @@ static void uet_ack_retx_test(struct kunit *test)
 	u64 t;
 	u32 psn;
 
-	uet_ack_test_init(test, &k, DELAY_US, RTO_MIN_US);
-	t = uet_ack_test_warm(&k, T0, US, 64) + US;
+	t = uet_ack_test_warmed(test, &k) + US;
 	psn = k.rx.next;
 	uet_ack_test_rcv(&k, psn, t, UET_PDS_REQ_F_RETX, false);
 	KUNIT_EXPECT_EQ(test, uet_ack_due(&k.a, t, EVERY, false), UET_ACK_ARM);
@@ -317,8 +321,7 @@ static void uet_ack_ecn_copy_test(struct kunit *test)
 	u64 t;
 	u32 psn;
 
-	uet_ack_test_init(test, &k, DELAY_US, RTO_MIN_US);
-	t = uet_ack_test_warm(&k, T0, US, 64) + US;
+	t = uet_ack_test_warmed(test, &k) + US;
 	psn = k.rx.next;
 	uet_ack_test_rcv(&k, psn - 1, t, 0, false);
 	KUNIT_EXPECT_TRUE(test, uet_ack_test_rcv(&k, psn, t,
