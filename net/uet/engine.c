@@ -26,6 +26,11 @@
  *   way, both.) A light packet (an ACK, a small message) still runs its
  *   pass there: placing it costs less than the work item's wake-up, which
  *   a small message's round trip would otherwise pay on both ends.
+ * - A doorbell that finds the engine owned by a softirq's pass (on
+ *   another CPU: it cannot interrupt its own task) waits for that pass
+ *   to end and runs its own, rather than leave a note the softirq would
+ *   hand to the work item: a small message's answer is posted while the
+ *   softirq that completed its request is still finishing its pass.
  * - A packet a QP of this host sent to another one here is queued to the
  *   receiver, whose work item runs the pass (udp.c: loopback).
  * - Timers, kernel consumers' posts (which may come with locks held that
@@ -154,8 +159,10 @@ static void uet_engine_queue_work(struct uet_engine *eng)
 		queue_work_on(cpu, uet_engine_wq, &eng->work);
 }
 
-/* Become the owner, or leave a note for the owner there is. */
-static bool uet_engine_enter(struct uet_engine *eng)
+/* Become the owner, or leave a note for the owner there is; @bh: as a
+ * softirq's pass.
+ */
+static bool uet_engine_enter(struct uet_engine *eng, bool bh)
 {
 	unsigned long flags;
 	bool own = false;
@@ -167,6 +174,8 @@ static bool uet_engine_enter(struct uet_engine *eng)
 			eng->deferred = true;
 		} else if (eng->state == UET_ENGINE_IDLE) {
 			eng->state = UET_ENGINE_BUSY;
+			if (bh)
+				WRITE_ONCE(eng->bh_seq, eng->bh_seq + 1);
 			own = true;
 		} else {
 			eng->state = UET_ENGINE_AGAIN;
@@ -199,6 +208,8 @@ static bool uet_engine_leave(struct uet_engine *eng, bool more, bool go_on)
 			uet_engine_queue_work(eng);
 	}
 	eng->state = UET_ENGINE_IDLE;
+	if (eng->bh_seq & 1)
+		WRITE_ONCE(eng->bh_seq, eng->bh_seq + 1);
 	spin_unlock_irqrestore(&eng->lock, flags);
 	if (stopped) {
 		/* Pairs with the barrier in wait_var_event(). */
@@ -212,7 +223,7 @@ static void uet_engine_do_work(struct uet_engine *eng)
 {
 	bool more;
 
-	if (uet_engine_enter(eng)) {
+	if (uet_engine_enter(eng, false)) {
 		more = uet_engine_task_pass(eng);
 		uet_engine_leave(eng, more, false);
 	}
@@ -241,6 +252,7 @@ void uet_engine_init(struct uet_engine *eng, uet_engine_pass_t pass,
 {
 	spin_lock_init(&eng->lock);
 	eng->state = UET_ENGINE_IDLE;
+	eng->bh_seq = 0;
 	eng->stopped = true;
 	eng->pass = pass;
 	eng->admit = admit;
@@ -262,7 +274,7 @@ void uet_engine_init(struct uet_engine *eng, uet_engine_pass_t pass,
 void uet_engine_run(struct uet_engine *eng, bool light)
 {
 	int passes = 0, max_passes = UET_ENGINE_BH_PASSES;
-	bool more;
+	bool bh = false, more;
 
 	if (in_hardirq() || irqs_disabled()) {
 		uet_engine_kick(eng);
@@ -275,12 +287,27 @@ void uet_engine_run(struct uet_engine *eng, bool light)
 			return;
 		}
 		max_passes = 1;
+		bh = !IS_ENABLED(CONFIG_PREEMPT_RT);
 	}
-	if (uet_engine_enter(eng)) {
+	if (uet_engine_enter(eng, bh)) {
 		do {
 			more = eng->pass(eng);
 		} while (uet_engine_leave(eng, more, ++passes < max_passes));
 	}
+}
+
+/* A softirq's pass on another CPU ends soon, without sleeping: a doorbell
+ * waits for it rather than leave it the new work, which it would hand to
+ * the work item, a wake-up and two context switches on this CPU in each
+ * small message's round trip. Only for the pass that runs now: the next
+ * owner may be another softirq's.
+ */
+static void uet_engine_wait_bh(struct uet_engine *eng)
+{
+	unsigned int seq = READ_ONCE(eng->bh_seq);
+
+	while ((seq & 1) && READ_ONCE(eng->bh_seq) == seq)
+		cpu_relax();
 }
 
 /**
@@ -297,7 +324,8 @@ void uet_engine_run_task(struct uet_engine *eng)
 
 	might_sleep();
 	WRITE_ONCE(eng->cpu, raw_smp_processor_id());
-	if (uet_engine_enter(eng)) {
+	uet_engine_wait_bh(eng);
+	if (uet_engine_enter(eng, false)) {
 		do {
 			if (passes)
 				cond_resched();

@@ -40,6 +40,10 @@ struct uet_engine {
 	bool stopped;		/* no pass may start, nothing is queued */
 	bool wanted;		/* uet_engine_lock() waits: owners hand over */
 	bool deferred;		/* a pass was asked for while it waited */
+	/* Odd while the owner is a softirq's pass; written under the lock,
+	 * read without it by a doorbell that waits for that pass to end.
+	 */
+	unsigned int bh_seq;
 	uet_engine_pass_t pass;
 	uet_engine_admit_t admit;	/* NULL: admit everything */
 	struct work_struct work;	/* timers, budget overflow, kernel posts */

@@ -84,6 +84,7 @@ struct uet_req {
 	u32 head;		/* oldest WQE not completed */
 	u32 cur;		/* WQE being segmented */
 	u32 tail;		/* next free slot */
+	bool sq_full;		/* the last fetch left WQEs in the ring */
 	u32 seq;		/* next request id */
 	u32 msn;		/* next receive-consuming message number */
 	u32 rd_atomic;		/* READ/atomics outstanding */

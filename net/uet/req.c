@@ -253,6 +253,7 @@ static void uet_req_fetch(struct uet_qp *qp)
 			w->status = IB_WC_LOC_LEN_ERR;
 		w->length = length;
 	}
+	req->sq_full = uet_queue_count(&qp->sq) != 0;
 }
 
 /* Gather len bytes at offset of a WQE's local buffers. */
@@ -1118,7 +1119,12 @@ bool uet_req_run(struct uet_qp *qp, bool sq_active, bool may_send, u64 now)
 	bool tx_left = false;
 
 	uet_req_detect_loss(qp, now);
-	if (sq_active)
+	/* New WQEs come with a doorbell, whose pass fetches them: one that
+	 * cannot send (the receive softirq's) fetches only what a full table
+	 * left in the ring, rather than hand the work item what the doorbell
+	 * on its way sends itself.
+	 */
+	if (sq_active && (may_send || req->sq_full))
 		uet_req_fetch(qp);
 	if (!req->error && now >= req->rnr_until_ns) {
 		if (may_send) {
