@@ -20,6 +20,8 @@
 PORT=18515 RETRIES=4
 # Messages per size: -a moves ALL_ITERS x 16 MiB, at a few MB/s when emulated.
 ALL_ITERS=5 ITERS=20 MTUS="1500 9000" PP_SIZES="1 4096 65536 1048576"
+# Round trips of the context switch check (pp_switches).
+PP_RT=3000
 # A sweep takes 30-70 s emulated: each tool sweeps at one MTU and runs
 # these sizes at the other.
 SAMPLE_SIZES="2 4096 65536 8388608"
@@ -196,6 +198,23 @@ pingpong() {
 		{ echo "ibv_rc_pingpong: no result"; cat "$T/pp"; return 1; }
 }
 
+# ctxt: the machine's context switches so far.
+ctxt() { awk '$1 == "ctxt" { print $2 }' /proc/stat; }
+
+# pp_switches: PP_RT round trips of a 2-byte ibv_rc_pingpong, both ends
+# busy polling, each on a CPU of its own; fewer than one context switch a
+# round trip over the whole run, setup included. A small message is sent
+# by its doorbell and received in the softirq, and no work item wakes to
+# preempt the application (engine.c): 3.4 a round trip when one did.
+pp_switches() {
+	local c0 c1
+	c0=$(ctxt)
+	retry_pair "$T/pps" ibv_rc_pingpong -s 2 -n "$PP_RT" || return 1
+	c1=$(ctxt)
+	echo "# $((c1 - c0)) context switches in $PP_RT round trips, setup included"
+	[ $((c1 - c0)) -lt "$PP_RT" ]
+}
+
 mtus_are() {
 	ibv_devinfo -d uet0 | grep -q "active_mtu:.*$1" &&
 		ibv_devinfo -d uet1 | grep -q "active_mtu:.*$1"
@@ -229,6 +248,9 @@ for mtu in $MTUS; do
 		step "MTU $mtu: ibv_rc_pingpong -c -s $s" pingpong $s $pmtu
 	done
 	[ "$mtu" = "$FIRST_MTU" ] || continue
+	! stock_kernel ||
+		step "MTU $mtu: ibv_rc_pingpong -s 2, under a context switch a round trip" \
+			pp_switches
 	for tool in $LAT_TOOLS; do
 		step "MTU $mtu: $tool" lat $tool -n 100
 	done
