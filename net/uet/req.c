@@ -475,7 +475,8 @@ static void uet_req_train_flush(struct uet_qp *qp)
 		return;
 	uet_qp_xmit_train(qp, skb, npkts,
 			  uet_qp_tos(uet_param(qp->udev, dscp_data), true), t->ev);
-	qp->req->clock_ns = ktime_get_ns();
+	/* The next train's first packet reads it, if one comes. */
+	qp->req->clock_ns = 0;
 }
 
 /* Packets the windows let be in flight: the peer's MPR, and congestion
@@ -622,12 +623,12 @@ static void uet_req_push(struct uet_qp *qp, struct sk_buff *skb, u32 psn)
 		uet_qp_xmit(qp, skb, tos, qp->entropy);
 		return;
 	}
-	/* The packets of a train leave together: the clock is read when
-	 * the train before it left (uet_req_train_flush()) or when none is
-	 * being built. (Emulated, a read costs as much as building a packet,
-	 * and read_hpet was the top symbol of the bench's profile.)
+	/* The packets of a train leave together: the clock is read for its
+	 * first packet, or for a packet sent on its own. (Emulated, a read
+	 * costs as much as building a packet, and read_hpet was the top
+	 * symbol of the bench's profile.)
 	 */
-	if (!req->train.skb)
+	if (!req->train.skb || !req->clock_ns)
 		req->clock_ns = ktime_get_ns();
 	uet_pdc_tx_push(&qp->tx, skb, skb->len, req->clock_ns);
 	uet_req_xmit_held(qp, false);
