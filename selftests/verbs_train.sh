@@ -67,16 +67,18 @@ step "train_pkts 64: uet1 received more than 16 packets per skb" \
 step "train_pkts 16: $BYTES of WRITEs verified" train_case t16 train_pkts 16
 step "train_pkts 16: more than 12 and at most 16 packets per skb" \
 	test "$(per_skb t16)" -gt 1200 -a "$(per_skb t16)" -le 1600
-# Without frag lists a train is one skb: a packet takes a fragment for
-# its headers and one or two for its payload (the pages it is lent from,
-# one packet in three crossing a page), so trains of 7 or 6 packets fill
-# its 17 fragments (6.9 packets per skb).
+# Without frag lists a train is one skb. Lending the payload's pages, a
+# packet would take a fragment for its headers and one or two for its
+# payload, and 7 or 6 packets would fill its 17 fragments (6.9 packets
+# per skb before trains were packed): its packets are copies side by
+# side in a kept page instead, and a train of 16 takes a fragment or two
+# (15.7 packets per skb, a message's last one ending a train).
 step "no frag lists on veth0" in_ns a ethtool -K veth0 tx-scatter-gather-fraglist off
 step "no frag lists: $BYTES of WRITEs verified" train_case nofl train_pkts 16
-step "no frag lists: more than 6 and at most 8 packets per skb" \
-	test "$(per_skb nofl)" -gt 600 -a "$(per_skb nofl)" -le 800
-step "no frag lists: uet1 received more than 6 packets per skb" \
-	test "$(per_skb nofl rx)" -gt 600
+step "no frag lists: more than 12 and at most 16 packets per skb" \
+	test "$(per_skb nofl)" -gt 1200 -a "$(per_skb nofl)" -le 1600
+step "no frag lists: uet1 received more than 12 packets per skb" \
+	test "$(per_skb nofl rx)" -gt 1200
 in_ns a ethtool -K veth0 tx-scatter-gather-fraglist on >/dev/null ||
 	fail "ethtool -K veth0 tx-scatter-gather-fraglist on"
 step "train_pkts 4: $BYTES of WRITEs verified" train_case t4 train_pkts 4

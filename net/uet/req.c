@@ -531,6 +531,18 @@ static bool uet_req_train_open(struct uet_qp *qp, const struct sk_buff *pkt,
 				qp->udev->ndev->features & NETIF_F_FRAGLIST);
 }
 
+/* A train's copies are charged as the payload copies are. */
+static int uet_req_train_add(struct uet_qp *qp, const struct sk_buff *pkt,
+			     u8 flags)
+{
+	struct mem_cgroup *old = set_active_memcg(qp->req->memcg);
+	int err;
+
+	err = uet_train_add(&qp->req->train, pkt, flags, &qp->req->frag);
+	set_active_memcg(old);
+	return err;
+}
+
 /* Send the kept packet psn, first time or again; a copy goes where a
  * packet that left after proven_after_ns was delivered, if any. A first
  * transmission joins the train being built if it can: the train's
@@ -546,9 +558,8 @@ static int uet_req_xmit_psn(struct uet_qp *qp, u32 psn, bool retx,
 			 uet_param(qp->udev, dscp_data);
 
 	train = !retx && uet_req_train_open(qp, pkt->cookie, pkt->sent_ns) &&
-		!uet_train_add(&qp->req->train, pkt->cookie,
-			       ackreq ? UET_PDS_REQ_F_ACKREQ : 0,
-			       &qp->req->frag);
+		!uet_req_train_add(qp, pkt->cookie,
+				   ackreq ? UET_PDS_REQ_F_ACKREQ : 0);
 	if (!train) {
 		/* What was built before it leaves before it: the peer sees
 		 * our packets in PSN order unless the network reorders them.

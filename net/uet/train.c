@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Building trains (train.h). A train has no linear data: each packet is
- * a fragment with its headers followed by its payload's fragments (the
- * pages lent from the MR, or the copy), so a packet whose payload lies
- * in one page takes two of the train's MAX_SKB_FRAGS fragments. The GSO
+ * Building trains (train.h). A train has no linear data. A packed one
+ * holds copies of its packets, one after the other in the pages of the
+ * fragment cache, a fragment growing while the next copy lands right
+ * behind it. Otherwise each packet is a fragment with its headers
+ * followed by its payload's fragments (the pages lent from the MR, or
+ * the copy), so a packet whose payload lies in one page takes two of
+ * the train's MAX_SKB_FRAGS fragments. The GSO
  * fields follow what UDP GSO from a socket sets
  * (udp_send_skb(): gso_size, SKB_GSO_UDP_L4, gso_segs); the checksum is
  * left partial at the UDP header, as segmentation requires, by udp.c.
@@ -15,6 +18,14 @@
 #include <linux/skbuff.h>
 
 #include "train.h"
+
+/* Passes run with bottom halves off (engine.c); the copies are charged
+ * to the QP's creator (the caller's active memory cgroup), and a train
+ * that cannot grow leaves its packet to be sent on its own.
+ */
+#define UET_TRAIN_GFP	(GFP_ATOMIC | __GFP_NOWARN | __GFP_ACCOUNT)
+/* The copies' pages: 32 KiB, as a socket's (SKB_FRAG_PAGE_ORDER). */
+#define UET_TRAIN_PACK_ORDER	get_order(32768)
 
 /* Room in skb for a packet whose payload takes nr_frags fragments, and
  * one more for its headers.
@@ -31,9 +42,13 @@ bool uet_train_fits(const struct uet_train *t, u32 len, u32 nr_frags,
 		return false;
 	if (!t->npkts)
 		return len <= UET_TRAIN_MAX_BYTES;
-	return t->npkts < max_pkts && t->last_len == t->pkt_len &&
-	       len <= t->pkt_len && t->skb->len + len <= UET_TRAIN_MAX_BYTES &&
-	       (t->chain || uet_train_room(t->tail, nr_frags));
+	if (t->npkts >= max_pkts || t->last_len != t->pkt_len ||
+	    len > t->pkt_len || t->skb->len + len > UET_TRAIN_MAX_BYTES)
+		return false;
+	/* A copy may need a fragment of its own. */
+	if (t->packed)
+		return skb_shinfo(t->skb)->nr_frags < MAX_SKB_FRAGS;
+	return t->chain || uet_train_room(t->tail, nr_frags);
 }
 EXPORT_SYMBOL_IF_KUNIT(uet_train_fits);
 
@@ -50,6 +65,7 @@ int uet_train_start(struct uet_train *t, unsigned int headroom, u16 ev,
 	t->skb = skb;
 	t->tail = skb;
 	t->chain = chain;
+	t->packed = false;
 	t->npkts = 0;
 	t->pkt_len = 0;
 	t->last_len = 0;
@@ -76,6 +92,62 @@ static struct sk_buff *uet_train_grow(struct uet_train *t)
 	return m;
 }
 
+/* Room for len bytes at t->pack.offset: in the page the copies are
+ * carved from, from its start again once no skb holds it, or in a new
+ * one, high-order if one comes at once (as skb_page_frag_refill()).
+ */
+static bool uet_train_pack_room(struct uet_train *t, u32 len)
+{
+	struct page_frag *pf = &t->pack;
+
+	if (pf->page) {
+		if (page_ref_count(pf->page) == 1)
+			pf->offset = 0;
+		if (pf->offset + len <= pf->size)
+			return true;
+		put_page(pf->page);
+	}
+	pf->offset = 0;
+	pf->page = alloc_pages(UET_TRAIN_GFP | __GFP_COMP | __GFP_NORETRY,
+			       UET_TRAIN_PACK_ORDER);
+	pf->size = PAGE_SIZE << UET_TRAIN_PACK_ORDER;
+	if (!pf->page) {
+		pf->page = alloc_page(UET_TRAIN_GFP);
+		pf->size = PAGE_SIZE;
+	}
+	return pf->page && len <= pf->size;
+}
+
+/* The copy of pkt at the end of t's only skb, whose last fragment grows
+ * when the copy lands right behind it.
+ */
+static int uet_train_pack(struct uet_train *t, const struct sk_buff *pkt,
+			  u8 flags)
+{
+	struct skb_shared_info *si = skb_shinfo(t->skb);
+	struct page_frag *pf = &t->pack;
+	u32 len = pkt->len;
+	u8 *buf;
+	int err;
+
+	if (!uet_train_pack_room(t, len))
+		return -ENOMEM;
+	buf = (u8 *)page_address(pf->page) + pf->offset;
+	err = skb_copy_bits(pkt, 0, buf, len);
+	if (err)
+		return err;
+	buf[1] |= flags;
+	if (skb_can_coalesce(t->skb, si->nr_frags, pf->page, pf->offset)) {
+		skb_frag_size_add(&si->frags[si->nr_frags - 1], len);
+	} else {
+		get_page(pf->page);
+		skb_fill_page_desc(t->skb, si->nr_frags, pf->page, pf->offset,
+				   len);
+	}
+	pf->offset += len;
+	return 0;
+}
+
 int uet_train_add(struct uet_train *t, const struct sk_buff *pkt, u8 flags,
 		  struct page_frag_cache *pfc)
 {
@@ -85,7 +157,16 @@ int uet_train_add(struct uet_train *t, const struct sk_buff *pkt, u8 flags,
 	struct page *page;
 	u8 *hdr;
 
-	hdr = page_frag_alloc(pfc, hdr_len, GFP_ATOMIC);
+	if (!t->npkts)
+		t->packed = !t->chain && len <= PAGE_SIZE;
+	if (t->packed) {
+		int err = uet_train_pack(t, pkt, flags);
+
+		if (err)
+			return err;
+		goto added;
+	}
+	hdr = page_frag_alloc(pfc, hdr_len, UET_TRAIN_GFP);
 	if (!hdr)
 		return -ENOMEM;
 	/* A member of the frag_list is never left empty: segmentation
@@ -118,6 +199,7 @@ int uet_train_add(struct uet_train *t, const struct sk_buff *pkt, u8 flags,
 		skb->truesize += len;
 		skb_shinfo(t->skb)->flags |= si->flags & SKBFL_SHARED_FRAG;
 	}
+added:
 	t->skb->len += len;
 	t->skb->data_len += len;
 	t->skb->truesize += len;
@@ -156,5 +238,8 @@ void uet_train_drop(struct uet_train *t)
 	t->skb = NULL;
 	t->tail = NULL;
 	t->npkts = 0;
+	if (t->pack.page)
+		put_page(t->pack.page);
+	t->pack.page = NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(uet_train_drop);

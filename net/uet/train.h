@@ -7,12 +7,17 @@
  * with its own headers: on the wire nothing changes. What a train saves
  * is the per-skb cost of IP, the qdisc and the netdev on both ends.
  *
- * One skb's fragments hold about 6 packets of MTU 1500 (a packet takes
- * one for its headers and one or two for its payload). Where the netdev
- * takes skbs with a frag_list whole (NETIF_F_FRAGLIST: veth for one),
- * a train goes on in skbs chained to the first one's frag_list, each
- * holding whole packets, up to 64 KiB; elsewhere it ends when the first
- * skb is full, so a NIC segmenting UDP GSO in hardware gets it as is.
+ * Where the netdev takes skbs with a frag_list whole (NETIF_F_FRAGLIST:
+ * veth for one), a train lends the payload's pages: a packet takes a
+ * fragment for its headers and one or two for its payload, and the
+ * train goes on in skbs chained to the first one's frag_list, each
+ * holding whole packets, up to 64 KiB. Elsewhere (a NIC, virtio-net)
+ * the train must be one skb, whose MAX_SKB_FRAGS fragments would hold
+ * some 6 packets of MTU 1500 so: its packets are copied whole, side by
+ * side, into a page of 32 KiB kept for them, where the fragments of
+ * neighbours join, and a train of 64 KiB takes a few fragments. A NIC
+ * segmenting UDP GSO then gets 64 KiB at a time, as it gets TCP's.
+ * Packets longer than a page are lent, as on a chain, in one skb.
  */
 #ifndef _UET_TRAIN_H
 #define _UET_TRAIN_H
@@ -35,6 +40,8 @@ struct uet_train {
 				 * the last one of its frag_list
 				 */
 	bool chain;		/* may grow a frag_list */
+	bool packed;		/* its packets are copies, side by side */
+	struct page_frag pack;	/* the page they are carved from, kept */
 	u32 npkts;
 	u32 pkt_len;		/* wire length of every packet but the last */
 	u32 last_len;		/* wire length of the last one */
@@ -55,11 +62,14 @@ bool uet_train_fits(const struct uet_train *t, u32 len, u32 nr_frags,
 int uet_train_start(struct uet_train *t, unsigned int headroom, u16 ev,
 		    bool chain);
 
-/* Append a kept packet: its headers (its linear part) copied into a
- * fragment from pfc with flags ORed into their second byte, then its
- * payload's fragments, by page reference, in a new skb of the frag_list
- * if the last one has no room; the packet stays as it is. The caller
- * checked uet_train_fits(). -ENOMEM, the train unchanged.
+/* Append a kept packet, with flags ORed into its headers' second byte;
+ * the packet stays as it is. A train that may not chain copies packets
+ * of a page at most whole into its kept page (the first packet
+ * decides). Otherwise its headers (its linear part) are copied into a
+ * fragment from pfc, then its payload's fragments follow by page
+ * reference, in a new skb of the frag_list if the last one has no room.
+ * The pages are charged to the active memory cgroup. The caller checked
+ * uet_train_fits(). -ENOMEM, the train unchanged.
  */
 int uet_train_add(struct uet_train *t, const struct sk_buff *pkt, u8 flags,
 		  struct page_frag_cache *pfc);
@@ -80,7 +90,7 @@ static inline u32 uet_train_rx_seg(const struct sk_buff *skb)
 	return skb_is_gso(skb) ? skb_shinfo(skb)->gso_size : skb->len;
 }
 
-/* Drop a train not sent. */
+/* Drop a train not sent, and the page its copies were carved from. */
 void uet_train_drop(struct uet_train *t);
 
 #endif /* _UET_TRAIN_H */

@@ -2,8 +2,9 @@
 /*
  * KUnit: trains (train.h). Which packets may share a train, that a train
  * cut every gso_size bytes gives back each packet whole: its headers
- * (with the flags the sender added) followed by its payload, and how a
- * chained train spreads its packets over its frag_list.
+ * (with the flags the sender added) followed by its payload, that a
+ * packed train's copies join in few fragments, and how a chained train
+ * spreads its packets over its frag_list.
  */
 #include <kunit/test.h>
 #include <linux/mm.h>
@@ -85,6 +86,17 @@ static void uet_train_fits_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, uet_train_fits(&t, 1400, MAX_SKB_FRAGS, 16));
 	KUNIT_EXPECT_FALSE(test, uet_train_fits(&t, 1400, 1, 2));
 	t.chain = false;
+	/* A packed train's copy needs one fragment at most, whatever the
+	 * packet's own.
+	 */
+	t.packed = true;
+	KUNIT_EXPECT_TRUE(test, uet_train_fits(&t, 1400, MAX_SKB_FRAGS - 1, 16));
+	skb_shinfo(t.skb)->nr_frags = MAX_SKB_FRAGS - 1;
+	KUNIT_EXPECT_TRUE(test, uet_train_fits(&t, 1400, 1, 16));
+	skb_shinfo(t.skb)->nr_frags = MAX_SKB_FRAGS;
+	KUNIT_EXPECT_FALSE(test, uet_train_fits(&t, 1400, 1, 16));
+	skb_shinfo(t.skb)->nr_frags = 4;
+	t.packed = false;
 	/* After a short packet nothing more: it is the train's last. */
 	t.last_len = 100;
 	KUNIT_EXPECT_FALSE(test, uet_train_fits(&t, 100, 1, 16));
@@ -119,10 +131,10 @@ static void uet_train_build_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, skb_headroom(skb), 64);
 	KUNIT_EXPECT_EQ(test, skb_headlen(skb), 0);
 	KUNIT_EXPECT_EQ(test, skb->len, 3 * (HDR + 1000) + HDR + 300);
-	/* Each packet: its headers' fragment and its payload's. */
-	KUNIT_EXPECT_EQ(test, skb_shinfo(skb)->nr_frags, 8);
-	/* Lent pages stay marked as such: nothing writes into them. */
-	KUNIT_EXPECT_TRUE(test, skb_has_shared_frag(skb));
+	/* Copies side by side in one page: one fragment, not shared. */
+	KUNIT_EXPECT_TRUE(test, t.packed);
+	KUNIT_EXPECT_EQ(test, skb_shinfo(skb)->nr_frags, 1);
+	KUNIT_EXPECT_FALSE(test, skb_has_shared_frag(skb));
 	KUNIT_EXPECT_TRUE(test, skb_is_gso(skb));
 	KUNIT_EXPECT_EQ(test, skb_shinfo(skb)->gso_size, HDR + 1000);
 	KUNIT_EXPECT_EQ(test, skb_shinfo(skb)->gso_segs, 4);
@@ -159,6 +171,56 @@ static void uet_train_build_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, skb_copy_bits(skb, HDR, buf, 1000), 0);
 	KUNIT_EXPECT_EQ(test, buf[0], 100);
 	kfree_skb(skb);
+	/* Once no skb holds the kept page, the next train starts it again. */
+	KUNIT_ASSERT_EQ(test, uet_train_start(&t, 64, 9, false), 0);
+	pkts[0] = train_test_pkt(test, 1, 1000);
+	KUNIT_ASSERT_EQ(test, uet_train_add(&t, pkts[0], 0, &pfc), 0);
+	skb = uet_train_finish(&t);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	KUNIT_EXPECT_EQ(test, skb_frag_off(&skb_shinfo(skb)->frags[0]), 0);
+	kfree_skb(skb);
+	kfree_skb(pkts[0]);
+	uet_train_drop(&t);
+	KUNIT_EXPECT_NULL(test, t.pack.page);
+	train_test_drain(&pfc);
+}
+
+/* Packets longer than a page are lent to a train that may not chain:
+ * each takes its headers' fragment and its payload's, in one skb.
+ */
+static void uet_train_lend_test(struct kunit *test)
+{
+	const u32 len = PAGE_SIZE, wire = HDR + len, n = 3;
+	struct page_frag_cache pfc = {};
+	struct uet_train t = {};
+	struct sk_buff *pkt, *skb;
+	u8 *buf;
+	u32 i;
+
+	KUNIT_ASSERT_EQ(test, uet_train_start(&t, 64, 2, false), 0);
+	for (i = 0; i < n; i++) {
+		pkt = train_test_pkt(test, i, len);
+		KUNIT_ASSERT_TRUE(test, uet_train_fits(&t, wire, 1, 64));
+		KUNIT_ASSERT_EQ(test, uet_train_add(&t, pkt, 0, &pfc), 0);
+		kfree_skb(pkt);
+	}
+	KUNIT_EXPECT_FALSE(test, t.packed);
+	skb = uet_train_finish(&t);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	KUNIT_EXPECT_EQ(test, skb->len, n * wire);
+	KUNIT_EXPECT_EQ(test, skb_shinfo(skb)->nr_frags, 2 * n);
+	/* Lent pages stay marked as such: nothing writes into them. */
+	KUNIT_EXPECT_TRUE(test, skb_has_shared_frag(skb));
+	KUNIT_EXPECT_NULL(test, skb_shinfo(skb)->frag_list);
+	buf = kunit_kzalloc(test, skb->len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_EQ(test, skb_copy_bits(skb, 0, buf, skb->len), 0);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ(test, buf[i * wire + 7], i);
+		KUNIT_EXPECT_EQ(test, buf[i * wire + HDR + len - 1], (u8)(i + len - 1));
+	}
+	kfree_skb(skb);
+	uet_train_drop(&t);
 	train_test_drain(&pfc);
 }
 
@@ -240,12 +302,14 @@ static void uet_train_single_test(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, uet_train_finish(&t));
 	kfree_skb(pkt);
 	kfree_skb(skb);
+	uet_train_drop(&t);
 	train_test_drain(&pfc);
 }
 
 static struct kunit_case uet_train_cases[] = {
 	KUNIT_CASE(uet_train_fits_test),
 	KUNIT_CASE(uet_train_build_test),
+	KUNIT_CASE(uet_train_lend_test),
 	KUNIT_CASE(uet_train_chain_test),
 	KUNIT_CASE(uet_train_single_test),
 	{}
