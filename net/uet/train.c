@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Building trains (train.h). A train has no linear data. A packed one
- * holds copies of its packets, one after the other in the pages of the
- * fragment cache, a fragment growing while the next copy lands right
- * behind it. Otherwise each packet is a fragment with its headers
- * followed by its payload's fragments (the pages lent from the MR, or
- * the copy), so a packet whose payload lies in one page takes two of
- * the train's MAX_SKB_FRAGS fragments. The GSO
- * fields follow what UDP GSO from a socket sets
+ * holds copies of its packets, one after the other in a page kept for
+ * them (a socket's 32 KiB, by skb_page_frag_refill()), a fragment
+ * growing while the next copy lands right behind it. Otherwise each
+ * packet is a fragment with its headers followed by its payload's
+ * fragments (the pages lent from the MR, or the copy), so a packet whose
+ * payload lies in one page takes two of the train's MAX_SKB_FRAGS
+ * fragments. The GSO fields follow what UDP GSO from a socket sets
  * (udp_send_skb(): gso_size, SKB_GSO_UDP_L4, gso_segs); the checksum is
  * left partial at the UDP header, as segmentation requires, by udp.c.
  */
@@ -24,8 +24,6 @@
  * that cannot grow leaves its packet to be sent on its own.
  */
 #define UET_TRAIN_GFP	(GFP_ATOMIC | __GFP_NOWARN | __GFP_ACCOUNT)
-/* The copies' pages: 32 KiB, as a socket's (SKB_FRAG_PAGE_ORDER). */
-#define UET_TRAIN_PACK_ORDER	get_order(32768)
 
 /* Room in skb for a packet whose payload takes nr_frags fragments, and
  * one more for its headers.
@@ -92,32 +90,6 @@ static struct sk_buff *uet_train_grow(struct uet_train *t)
 	return m;
 }
 
-/* Room for len bytes at t->pack.offset: in the page the copies are
- * carved from, from its start again once no skb holds it, or in a new
- * one, high-order if one comes at once (as skb_page_frag_refill()).
- */
-static bool uet_train_pack_room(struct uet_train *t, u32 len)
-{
-	struct page_frag *pf = &t->pack;
-
-	if (pf->page) {
-		if (page_ref_count(pf->page) == 1)
-			pf->offset = 0;
-		if (pf->offset + len <= pf->size)
-			return true;
-		put_page(pf->page);
-	}
-	pf->offset = 0;
-	pf->page = alloc_pages(UET_TRAIN_GFP | __GFP_COMP | __GFP_NORETRY,
-			       UET_TRAIN_PACK_ORDER);
-	pf->size = PAGE_SIZE << UET_TRAIN_PACK_ORDER;
-	if (!pf->page) {
-		pf->page = alloc_page(UET_TRAIN_GFP);
-		pf->size = PAGE_SIZE;
-	}
-	return pf->page && len <= pf->size;
-}
-
 /* The copy of pkt at the end of t's only skb, whose last fragment grows
  * when the copy lands right behind it.
  */
@@ -130,7 +102,8 @@ static int uet_train_pack(struct uet_train *t, const struct sk_buff *pkt,
 	u8 *buf;
 	int err;
 
-	if (!uet_train_pack_room(t, len))
+	/* The page is carved from its start again once no skb holds it. */
+	if (!skb_page_frag_refill(len, pf, UET_TRAIN_GFP))
 		return -ENOMEM;
 	buf = (u8 *)page_address(pf->page) + pf->offset;
 	err = skb_copy_bits(pkt, 0, buf, len);

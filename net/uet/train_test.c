@@ -46,6 +46,21 @@ static struct sk_buff *train_test_pkt(struct kunit *test, u32 psn, u32 len)
 	return skb;
 }
 
+/* n packets of len bytes of payload, PSNs 0.., added to t. */
+static void train_test_fill(struct kunit *test, struct uet_train *t,
+			    struct page_frag_cache *pfc, u32 n, u32 len)
+{
+	struct sk_buff *pkt;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		pkt = train_test_pkt(test, i, len);
+		KUNIT_ASSERT_TRUE(test, uet_train_fits(t, HDR + len, 1, 64));
+		KUNIT_ASSERT_EQ(test, uet_train_add(t, pkt, 0, pfc), 0);
+		kfree_skb(pkt);
+	}
+}
+
 static void train_test_drain(struct page_frag_cache *pfc)
 {
 	page_frag_cache_drain(pfc);
@@ -193,17 +208,12 @@ static void uet_train_lend_test(struct kunit *test)
 	const u32 len = PAGE_SIZE, wire = HDR + len, n = 3;
 	struct page_frag_cache pfc = {};
 	struct uet_train t = {};
-	struct sk_buff *pkt, *skb;
+	struct sk_buff *skb;
 	u8 *buf;
 	u32 i;
 
 	KUNIT_ASSERT_EQ(test, uet_train_start(&t, 64, 2, false), 0);
-	for (i = 0; i < n; i++) {
-		pkt = train_test_pkt(test, i, len);
-		KUNIT_ASSERT_TRUE(test, uet_train_fits(&t, wire, 1, 64));
-		KUNIT_ASSERT_EQ(test, uet_train_add(&t, pkt, 0, &pfc), 0);
-		kfree_skb(pkt);
-	}
+	train_test_fill(test, &t, &pfc, n, len);
 	KUNIT_EXPECT_FALSE(test, t.packed);
 	skb = uet_train_finish(&t);
 	KUNIT_ASSERT_NOT_NULL(test, skb);
@@ -234,17 +244,12 @@ static void uet_train_chain_test(struct kunit *test)
 	const u32 len = 1000, wire = HDR + len;
 	struct page_frag_cache pfc = {};
 	struct uet_train t = {};
-	struct sk_buff *pkt, *skb, *m;
+	struct sk_buff *skb, *m;
 	u32 i, j, nskbs = 0, frags[2];
 	u8 *buf;
 
 	KUNIT_ASSERT_EQ(test, uet_train_start(&t, 64, 3, true), 0);
-	for (i = 0; i < n; i++) {
-		pkt = train_test_pkt(test, i, len);
-		KUNIT_ASSERT_TRUE(test, uet_train_fits(&t, wire, 1, 64));
-		KUNIT_ASSERT_EQ(test, uet_train_add(&t, pkt, 0, &pfc), 0);
-		kfree_skb(pkt);
-	}
+	train_test_fill(test, &t, &pfc, n, len);
 	skb = uet_train_finish(&t);
 	KUNIT_ASSERT_NOT_NULL(test, skb);
 	KUNIT_EXPECT_NULL(test, t.tail);
